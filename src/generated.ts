@@ -1,0 +1,15 @@
+/**
+ * Files generated from one source and committed (editors and users read them): a test
+ * fails when a committed copy is out of date; `npm run gen` rewrites them.
+ */
+import { renderOpenApi } from "./api/openapi.js";
+
+export interface GeneratedFile {
+  /** Path relative to the repository root. */
+  path: string;
+  render(): string;
+}
+
+export const generatedFiles: GeneratedFile[] = [
+  { path: "schemas/openapi.yaml", render: renderOpenApi },
+];

@@ -1,0 +1,96 @@
+/**
+ * What a route handler receives and returns. Handlers are plain functions of
+ * (context, request) → response body, registered per operation id in src/server/routes/*.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { OperationId, Routes } from "../api/routes.js";
+import type { Db } from "./store/db.js";
+import type { Queue } from "./queue.js";
+import type { Outbox } from "./outbox.js";
+import type { TokenSpec } from "./options.js";
+
+/** The authenticated caller: its role and parent organization, from the token. */
+export interface Caller {
+  readonly role: TokenSpec["role"];
+  readonly parentOrgId: number;
+  readonly parentOrganization: string;
+}
+
+/** Server-wide services shared by every handler. */
+export interface ServerContext {
+  readonly db: Db;
+  readonly queue: Queue;
+  readonly outbox: Outbox;
+  readonly gitHost: string;
+  readonly maxPageSize: number;
+  /** Current time in ms (one place, so tests could move it). */
+  now(): number;
+}
+
+type Def<K extends OperationId> = Routes[K];
+
+type ExtractParams<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? (P extends `${infer N}+` ? N : P) | ExtractParams<Rest>
+  : never;
+type IntParams<K extends OperationId> =
+  Def<K> extends { intParams: readonly (infer I)[] } ? I : never;
+type EnumParams<K extends OperationId> =
+  Def<K> extends { paramEnums: infer E } ? E : Record<never, never>;
+
+export type ParamsOf<K extends OperationId> = {
+  [P in ExtractParams<Def<K>["path"]>]: P extends IntParams<K>
+    ? number
+    : P extends keyof EnumParams<K>
+      ? EnumParams<K>[P] extends readonly (infer V)[]
+        ? V
+        : string
+      : string;
+};
+export type QueryOf<K extends OperationId> =
+  Def<K> extends { query: infer Q extends TSchema } ? Static<Q> : Record<string, never>;
+export type BodyOf<K extends OperationId> =
+  Def<K> extends { body: infer B extends TSchema } ? Static<B> : undefined;
+export type ResponseOf<K extends OperationId> = Def<K>["response"] extends infer R extends TSchema
+  ? Static<R>
+  : void;
+
+export interface RequestOf<K extends OperationId> {
+  readonly params: ParamsOf<K>;
+  readonly query: QueryOf<K>;
+  readonly body: BodyOf<K>;
+  readonly caller: Caller;
+}
+
+/** A response with a status other than the route's `successStatus`. */
+export interface WithStatus<T> {
+  readonly [WITH_STATUS]: number;
+  readonly body: T;
+}
+export const WITH_STATUS: unique symbol = Symbol("withStatus");
+export function withStatus<T>(status: number, body: T): WithStatus<T> {
+  return { [WITH_STATUS]: status, body };
+}
+export function isWithStatus(v: unknown): v is WithStatus<unknown> {
+  return typeof v === "object" && v !== null && WITH_STATUS in v;
+}
+
+export type Handler<K extends OperationId> = (
+  ctx: ServerContext,
+  req: RequestOf<K>,
+) => ResponseOf<K> | WithStatus<unknown> | Promise<ResponseOf<K> | WithStatus<unknown>>;
+
+/** A section's handlers: a partial map, merged in app.ts; a test checks all are present. */
+export type Handlers = { [K in OperationId]?: Handler<K> };
+
+/** Identity helper that gives each handler its request and response types. */
+export function defineHandlers<H extends Handlers>(h: H): H {
+  return h;
+}
+
+/** `{status, data}` envelope of mutating and detail answers. */
+export function ok<T>(data: T, message = "OK", code = 200) {
+  return { status: { code, message }, data };
+}
+export function statusOnly(message = "OK", code = 200) {
+  return { status: { code, message } };
+}

@@ -1,0 +1,33 @@
+/** Options of `buildServer()` and of `phctl serve`. */
+export interface TokenSpec {
+  /** The bearer value. Never logged or echoed. */
+  secret: string;
+  role: "member" | "projects-admin" | "users-admin" | "system-admin";
+  parentOrganization: string;
+}
+
+export interface ServerOptions {
+  /** SQLite file, or ":memory:" (default). */
+  db?: string;
+  tokens?: TokenSpec[];
+  /** Host name in clone URLs (default git.example.org). */
+  gitHost?: string;
+  /** Mean injected latency per request, ms (with ±25 % jitter). */
+  latencyMs?: number;
+  /** Probability of an injected fault per request (500, 503, 429 with Retry-After, dropped connection). */
+  faultRate?: number;
+  /** Seed of the fault and latency PRNG, for reproducible chaos runs. */
+  faultSeed?: number;
+  /** How long a queued job stays open before it completes, ms (default 0: next tick). */
+  queueDelayMs?: number;
+  /** Largest page size the server accepts; larger `limit`s are clamped (default 100). */
+  maxPageSize?: number;
+  /** Check every response against its schema (tests; a mismatch is a 500). */
+  checkResponses?: boolean;
+  /** Serve the `/_control` endpoints (request log, one-shot faults, outbox). Default true. */
+  control?: boolean;
+  /** Keep a request log (method, route, status) readable at /_control/requests. Default true. */
+  requestLog?: boolean;
+  /** Fastify logger (default off). */
+  logger?: boolean;
+}

@@ -1,0 +1,8 @@
+/** The users section of the reference server (being built). */
+import { defineHandlers } from "../../context.js";
+import type { Section } from "../section.js";
+
+export const section: Section = {
+  name: "users",
+  handlers: defineHandlers({}),
+};

@@ -1,0 +1,78 @@
+/**
+ * The reference server's SQLite database: opening (file or `:memory:`), schema, pragmas,
+ * the seeded license catalogue, and a statement cache so hot queries are prepared once.
+ */
+import Database from "better-sqlite3";
+import { DDL, SCHEMA_VERSION } from "./schema.js";
+import { LICENSE_CATALOGUE } from "./licenses.js";
+
+export type Row = Record<string, unknown>;
+
+/** A thin wrapper: cached prepared statements and transactions. */
+export class Db {
+  readonly raw: Database.Database;
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(file: string) {
+    this.raw = new Database(file);
+    this.raw.pragma("journal_mode = WAL");
+    this.raw.pragma("synchronous = NORMAL");
+    this.raw.pragma("foreign_keys = ON");
+    this.raw.exec(DDL);
+    const v = this.raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+      { value: string } | undefined;
+    if (!v) {
+      this.raw
+        .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)")
+        .run(String(SCHEMA_VERSION));
+    } else if (Number(v.value) !== SCHEMA_VERSION) {
+      throw new Error(
+        `database ${file} has schema version ${v.value}, this server expects ${SCHEMA_VERSION}`,
+      );
+    }
+    const ins = this.raw.prepare(
+      "INSERT OR IGNORE INTO licenses (name, title, url) VALUES (?, ?, ?)",
+    );
+    for (const l of LICENSE_CATALOGUE) ins.run(l.name, l.title, l.url);
+  }
+
+  /** A prepared statement, cached by its SQL text. */
+  q(sql: string): Database.Statement {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.raw.prepare(sql);
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+
+  get<T = Row>(sql: string, ...args: unknown[]): T | undefined {
+    return this.q(sql).get(...args) as T | undefined;
+  }
+
+  all<T = Row>(sql: string, ...args: unknown[]): T[] {
+    return this.q(sql).all(...args) as T[];
+  }
+
+  run(sql: string, ...args: unknown[]): Database.RunResult {
+    return this.q(sql).run(...args);
+  }
+
+  /** Run `fn` in one transaction (nested calls use savepoints). */
+  tx<T>(fn: () => T): T {
+    return this.raw.transaction(fn)();
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+}
+
+/** ISO 8601 in the spec's form yyyy-MM-dd'T'HH:mm:ss.SSSZ. */
+export function isoNow(ms: number = Date.now()): string {
+  return new Date(ms).toISOString();
+}
+
+export const bool = (v: unknown): boolean => v === 1 || v === true;
+export const json = <T>(v: unknown, fallback: T): T =>
+  typeof v === "string" ? (JSON.parse(v) as T) : fallback;
