@@ -7,5 +7,6 @@ import { section as organizations } from "./organizations.js";
 import { section as users } from "./users/index.js";
 import { section as projects } from "./projects/index.js";
 import { section as git } from "./git/index.js";
+import { section as artifacts } from "./artifacts/index.js";
 
-export const sections: readonly Section[] = [organizations, users, projects, git];
+export const sections: readonly Section[] = [organizations, users, projects, git, artifacts];
