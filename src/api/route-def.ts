@@ -81,7 +81,7 @@ export function paramsSchema(def: RouteDef): TObject | undefined {
     props[key] = def.intParams?.includes(n)
       ? Type.Integer({ minimum: 0 })
       : values
-        ? Type.Union(values.map((v) => Type.Literal(v)))
+        ? Type.Unsafe<string>({ type: "string", enum: [...values] })
         : Type.String({ minLength: 1 });
   }
   return Type.Object(props);

@@ -781,7 +781,7 @@ export const routes = {
       status: Type.Optional(Type.String()),
       statusCode: Type.Optional(Type.Integer()),
       frequency: Type.Optional(Type.String()),
-      order: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
+      order: Type.Optional(S.StringEnum(["asc", "desc"])),
     }),
     response: S.Paged(S.Mirror),
     successStatus: 200,
@@ -1417,18 +1417,16 @@ export const routes = {
 
 function doraQuery() {
   return Type.Object({
-    metric: Type.Union([
-      Type.Literal("deployment_frequency"),
-      Type.Literal("lead_time_for_changes"),
-      Type.Literal("time_to_restore_service"),
-      Type.Literal("change_failure_rate"),
+    metric: S.StringEnum([
+      "deployment_frequency",
+      "lead_time_for_changes",
+      "time_to_restore_service",
+      "change_failure_rate",
     ]),
     start_date: Type.Optional(Type.String({ format: "date" })),
     end_date: Type.Optional(Type.String({ format: "date" })),
     environment_tiers: Type.Optional(Type.Array(Type.String())),
-    interval: Type.Optional(
-      Type.Union([Type.Literal("all"), Type.Literal("monthly"), Type.Literal("daily")]),
-    ),
+    interval: Type.Optional(S.StringEnum(["all", "monthly", "daily"])),
   });
 }
 

@@ -4,49 +4,40 @@
  * validation, the client's types and `schemas/openapi.yaml` all come from these.
  * Where the spec says "not shown", the shape here is our assumption (see src/server/SPEC.md).
  */
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type, type SchemaOptions, type TSchema } from "@sinclair/typebox";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A string enum as JSON Schema `enum` (clearer validation messages than anyOf of consts). */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: SchemaOptions = {},
+) {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
 
 export const Timestamp = Type.String({
   description: "ISO 8601, yyyy-MM-dd'T'HH:mm:ss.SSSZ",
 });
 
-export const UserRole = Type.Union(
-  [
-    Type.Literal("member"),
-    Type.Literal("projects-admin"),
-    Type.Literal("users-admin"),
-    Type.Literal("system-admin"),
-  ],
+export const UserRole = StringEnum(
+  ["member", "projects-admin", "users-admin", "system-admin"] as const,
   { description: "exactly one role per user or client" },
 );
-export const ActiveInactive = Type.Union([Type.Literal("active"), Type.Literal("inactive")]);
-export const Visibility = Type.Union([Type.Literal("public"), Type.Literal("private")]);
-export const ProjectStatus = Type.Union([
-  Type.Literal("active"),
-  Type.Literal("inactive"),
-  Type.Literal("archived"),
-]);
-export const Tristate = Type.Union([
-  Type.Literal("enabled"),
-  Type.Literal("private"),
-  Type.Literal("disabled"),
-]);
-export const RepoStatus = Type.Union([Type.Literal("active"), Type.Literal("archived")]);
-export const MirrorFrequency = Type.Union([
-  Type.Literal("once"),
-  Type.Literal("daily"),
-  Type.Literal("weekly"),
-]);
-export const MirrorStatus = Type.Union([
-  Type.Literal("pending"),
-  Type.Literal("inactive"),
-  Type.Literal("mirrored"),
-  Type.Literal("in-progress"),
-  Type.Literal("failed"),
-  Type.Literal("deleted"),
-]);
+export const ActiveInactive = StringEnum(["active", "inactive"] as const);
+export const Visibility = StringEnum(["public", "private"] as const);
+export const ProjectStatus = StringEnum(["active", "inactive", "archived"] as const);
+export const Tristate = StringEnum(["enabled", "private", "disabled"] as const);
+export const RepoStatus = StringEnum(["active", "archived"] as const);
+export const MirrorFrequency = StringEnum(["once", "daily", "weekly"] as const);
+export const MirrorStatus = StringEnum([
+  "pending",
+  "inactive",
+  "mirrored",
+  "in-progress",
+  "failed",
+  "deleted",
+] as const);
 export const ArtifactRepoTypes = [
   "alpine",
   "bower",
@@ -76,7 +67,7 @@ export const ArtifactRepoTypes = [
   "vagrant",
   "yum",
 ] as const;
-export const ArtifactRepoType = Type.Union(ArtifactRepoTypes.map((t) => Type.Literal(t)));
+export const ArtifactRepoType = StringEnum(ArtifactRepoTypes);
 export const AccessLevels = [
   "admins",
   "controllers",
@@ -86,10 +77,10 @@ export const AccessLevels = [
   "reporters",
 ] as const;
 export type AccessLevel = (typeof AccessLevels)[number];
-export const AccessLevel = Type.Union(AccessLevels.map((l) => Type.Literal(l)));
+export const AccessLevel = StringEnum(AccessLevels);
 export const TeamLevels = ["maintainers", "developers", "reporters"] as const;
 export type TeamLevel = (typeof TeamLevels)[number];
-export const TeamLevel = Type.Union(TeamLevels.map((l) => Type.Literal(l)));
+export const TeamLevel = StringEnum(TeamLevels);
 export const UserServices = [
   "git",
   "artifactservice",
@@ -99,11 +90,7 @@ export const UserServices = [
   "wiki",
 ] as const;
 export type UserService = (typeof UserServices)[number];
-export const TeamServiceName = Type.Union([
-  Type.Literal("artifactservice"),
-  Type.Literal("gitservice"),
-  Type.Literal("wiki"),
-]);
+export const TeamServiceName = StringEnum(["artifactservice", "gitservice", "wiki"] as const);
 
 // ---------------------------------------------------------------- envelopes
 
@@ -261,7 +248,7 @@ export const Project = Type.Object({
 });
 
 export const AccessEntry = Type.Object({
-  type: Type.Union([Type.Literal("user"), Type.Literal("team")]),
+  type: StringEnum(["user", "team"] as const),
   name: Type.String({ description: "username, or the organization team's path" }),
   displayName: Type.String(),
 });
@@ -332,7 +319,7 @@ export const Commit = Type.Object({
 
 export const EmailCheckItem = Type.Object(
   {
-    type: Type.Union([Type.Literal("author"), Type.Literal("committer")]),
+    type: StringEnum(["author", "committer"] as const),
     domain: Type.String({ minLength: 1 }),
     since: Type.Optional(Nullable(Type.String())),
   },
@@ -454,11 +441,11 @@ export const EntitlementQueueItem = Type.Object({
   action: Type.String(),
   username: Type.String(),
   service: Type.String(),
-  status: Type.Union([Type.Literal("open"), Type.Literal("completed"), Type.Literal("failed")]),
+  status: StringEnum(["open", "completed", "failed"] as const),
   message: Nullable(Type.String()),
 });
 export const OrgTeamQueueItem = Type.Object({
-  status: Type.Union([Type.Literal("open"), Type.Literal("completed"), Type.Literal("error")]),
+  status: StringEnum(["open", "completed", "error"] as const),
   message: Nullable(Type.String()),
 });
 export const TransferQueueItem = Type.Object({
@@ -466,7 +453,7 @@ export const TransferQueueItem = Type.Object({
   action: Type.String(),
   username: Type.String(),
   org_id: Type.Integer(),
-  status: Type.Union([Type.Literal("open"), Type.Literal("completed"), Type.Literal("failed")]),
+  status: StringEnum(["open", "completed", "failed"] as const),
   message: Nullable(Type.String()),
 });
 export const RenameQueueItem = Type.Object({
@@ -474,12 +461,7 @@ export const RenameQueueItem = Type.Object({
   action: Type.String(),
   old_name: Type.String(),
   new_name: Type.String(),
-  status: Type.Union([
-    Type.Literal("open"),
-    Type.Literal("inprogress"),
-    Type.Literal("completed"),
-    Type.Literal("failed"),
-  ]),
+  status: StringEnum(["open", "inprogress", "completed", "failed"] as const),
   message: Nullable(Type.String()),
 });
 
@@ -559,7 +541,7 @@ export const UpdateGitAccountBody = Type.Object(
 export const CreateEmailAccountBody = Type.Object(
   {
     mailplan: Type.Optional(
-      Type.Union([Type.Literal("retention"), Type.Literal("non-retention")], {
+      StringEnum(["retention", "non-retention"] as const, {
         default: "non-retention",
       }),
     ),
@@ -685,7 +667,7 @@ export const CreateMirrorBody = Type.Object(
 export const UpdateMirrorBody = Type.Object(
   {
     frequency: Type.Optional(MirrorFrequency),
-    status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("inactive")])),
+    status: Type.Optional(StringEnum(["pending", "inactive"] as const)),
     excludeTags: Type.Optional(Type.Boolean()),
   },
   strict,
@@ -703,21 +685,36 @@ export const CreateArtifactRepoBody = Type.Object(
   },
   strict,
 );
+/**
+ * Metadata of an artifact upload or update. The spec names only the optional boolean
+ * `legacy` ("the other metadata attributes are not required"); the other attributes are not
+ * shown, so any other key is accepted and stored as given.
+ */
+export const ArtifactMetadata = Type.Object(
+  { legacy: Type.Optional(Type.Boolean()) },
+  { additionalProperties: true, description: "legacy (boolean) plus any attributes (not shown)" },
+);
+const EmailItem = "[^\\s@,]+@[^\\s@,]+\\.[^\\s@,]+";
 export const UploadArtifactBody = Type.Object(
   {
     sourceFilePath: Type.String({ minLength: 1 }),
     destinationFilePath: Type.String({ minLength: 1 }),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    metadata: Type.Optional(ArtifactMetadata),
     checkSum: Type.Optional(
       Type.String({ pattern: "^([0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$" }),
     ),
-    notification_email: Type.Optional(Type.String()),
+    notification_email: Type.Optional(
+      Type.String({
+        pattern: `^\\s*${EmailItem}\\s*(,\\s*${EmailItem}\\s*)*$`,
+        description: "one email address or several separated by commas",
+      }),
+    ),
   },
   strict,
 );
 export const UpdateArtifactFileBody = Type.Object(
   {
-    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    metadata: Type.Optional(ArtifactMetadata),
     status: ActiveInactive,
   },
   strict,

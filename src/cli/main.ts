@@ -32,6 +32,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A closed pipe (`phctl … | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

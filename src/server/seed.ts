@@ -35,6 +35,10 @@ export interface SeedUser {
   parentOrganization?: string;
   role?: "member" | "projects-admin" | "users-admin" | "system-admin";
   status?: "active" | "inactive";
+  /** ISO timestamp; default now. */
+  dateCreated?: string;
+  /** ISO timestamp of the last login; default none. */
+  dateLastAccessed?: string;
   services?: Partial<
     Record<"git" | "artifactservice" | "servicedesk" | "email" | "irc" | "wiki", SeedServiceAccount>
   >;
