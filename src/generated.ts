@@ -3,6 +3,7 @@
  * fails when a committed copy is out of date; `npm run gen` rewrites them.
  */
 import { renderOpenApi } from "./api/openapi.js";
+import { Plan } from "./engine/plan.js";
 
 export interface GeneratedFile {
   /** Path relative to the repository root. */
@@ -12,4 +13,9 @@ export interface GeneratedFile {
 
 export const generatedFiles: GeneratedFile[] = [
   { path: "schemas/openapi.yaml", render: renderOpenApi },
+  {
+    path: "schemas/plan.schema.json",
+    render: () =>
+      `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...Plan }, null, 2)}\n`,
+  },
 ];

@@ -1,0 +1,129 @@
+/**
+ * The plan: plain, versioned, JSON-serialisable data (as Terraform's plans/changes). One
+ * entry per change with its action, key, before/after, changed fields, a reason for people
+ * and the manifest source that caused it. Renderers are pure functions of it; the executor
+ * consumes it; `schemas/plan.schema.json` is generated from the TypeBox definitions here.
+ * The engine builds plans; it never prints them.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { StringEnum } from "../api/schemas.js";
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export const ACTIONS = ["create", "update", "delete", "ticket", "blocked"] as const;
+/** What apply will do with an entry; `ticket` and `blocked` are never sent to the API. */
+export type Action = (typeof ACTIONS)[number];
+
+export const SourceRef = Type.Object(
+  {
+    file: Type.String(),
+    line: Type.Integer({ minimum: 1 }),
+    column: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false, description: "where in the manifests a change comes from" },
+);
+export type SourceRef = Static<typeof SourceRef>;
+
+export const FieldChange = Type.Object(
+  { field: Type.String(), before: Type.Unknown(), after: Type.Unknown() },
+  { additionalProperties: false },
+);
+export type FieldChange = Static<typeof FieldChange>;
+
+export const PlanEntry = Type.Object(
+  {
+    key: Type.String({ description: 'stable identity, e.g. "project/tf-a/repo/tf-a-tests"' }),
+    kind: Type.String({ description: 'resource kind, e.g. "Repository"' }),
+    action: StringEnum(ACTIONS),
+    before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    changes: Type.Array(FieldChange, { description: "changed fields (update, ticket, blocked)" }),
+    reason: Type.String({ description: "for people; apply never decides on it" }),
+    source: Type.Union([SourceRef, Type.Null()]),
+    dependsOn: Type.Array(Type.String(), { description: "keys that must be applied first" }),
+    destructive: Type.Boolean({ description: "removes data or access" }),
+    ticket: Type.Optional(
+      Type.Object(
+        { subject: Type.String(), body: Type.String() },
+        { additionalProperties: false, description: "ready-to-send support-ticket text" },
+      ),
+    ),
+    blocked: Type.Optional(
+      Type.Object({ field: Type.String(), reason: Type.String() }, { additionalProperties: false }),
+    ),
+    warnings: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+export type PlanEntry = Static<typeof PlanEntry>;
+
+export const UnmanagedEntry = Type.Object(
+  { key: Type.String(), kind: Type.String(), note: Type.String() },
+  { additionalProperties: false, description: "a live object no manifest declares; never touched" },
+);
+export type UnmanagedEntry = Static<typeof UnmanagedEntry>;
+
+export const PlanWarning = Type.Object(
+  { message: Type.String(), source: Type.Optional(SourceRef), key: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+export type PlanWarning = Static<typeof PlanWarning>;
+
+export const Summary = Type.Object(
+  {
+    create: Type.Integer(),
+    update: Type.Integer(),
+    delete: Type.Integer(),
+    ticket: Type.Integer(),
+    blocked: Type.Integer(),
+    unmanaged: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type Summary = Static<typeof Summary>;
+
+export const Plan = Type.Object(
+  {
+    formatVersion: Type.Literal(PLAN_FORMAT_VERSION),
+    createdAt: Type.String(),
+    apiUrl: Type.String(),
+    organization: Type.String(),
+    entries: Type.Array(PlanEntry),
+    unmanaged: Type.Array(UnmanagedEntry),
+    warnings: Type.Array(PlanWarning),
+    summary: Summary,
+    stats: Type.Object(
+      { objectsRead: Type.Integer(), apiCalls: Type.Integer(), durationMs: Type.Integer() },
+      { additionalProperties: false },
+    ),
+    /** Hash of the live state each touched object was planned from (stale-plan check). */
+    fingerprints: Type.Record(Type.String(), Type.String()),
+    targets: Type.Optional(Type.Array(Type.String())),
+    /** With `plan --base`: keys whose change is already present on the base config (drift). */
+    drift: Type.Optional(Type.Array(Type.String())),
+  },
+  {
+    $id: "https://phctl.dev/schemas/plan.schema.json",
+    additionalProperties: false,
+    description: "a phctl plan (plan --out / --format json)",
+  },
+);
+export type Plan = Static<typeof Plan>;
+
+/** Counts per action. */
+export function summarize(entries: readonly PlanEntry[], unmanaged: number): Summary {
+  const s: Summary = { create: 0, update: 0, delete: 0, ticket: 0, blocked: 0, unmanaged };
+  for (const e of entries) s[e.action]++;
+  return s;
+}
+
+/** Does the plan change anything (ticket and blocked count: something still differs)? */
+export function hasChanges(plan: Pick<Plan, "entries">): boolean {
+  return plan.entries.length > 0;
+}
+
+/** The project slug an entry belongs to ("project/<slug>/…"), if any: used to group renderings. */
+export function projectOf(key: string): string | undefined {
+  const m = /^project\/([^/]+)/.exec(key);
+  return m?.[1];
+}

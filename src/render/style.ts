@@ -1,0 +1,50 @@
+/** Colour for terminal output: on for a TTY unless NO_COLOR or --no-color; a no-op otherwise. */
+export interface Style {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  magenta(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+export const COLOR: Style = {
+  green: wrap(32, 39),
+  yellow: wrap(33, 39),
+  red: wrap(31, 39),
+  magenta: wrap(35, 39),
+  bold: wrap(1, 22),
+  dim: wrap(2, 22),
+};
+
+const id = (s: string) => s;
+export const PLAIN: Style = { green: id, yellow: id, red: id, magenta: id, bold: id, dim: id };
+
+/** Should output to this stream be coloured? (`NO_COLOR` wins, then the flag, then isTTY.) */
+export function useColor(
+  stream: { isTTY?: boolean },
+  flag: boolean | undefined,
+  env = process.env,
+): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (flag === false) return false;
+  return stream.isTTY === true;
+}
+
+/** A value as it appears in a plan: JSON for everything, `(none)` for absent. */
+export function formatValue(v: unknown): string {
+  if (v === undefined) return "(none)";
+  return JSON.stringify(v);
+}
+
+/** `1234` → `1,234`. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** `file:line` of a source, or "". */
+export function formatSource(s: { file: string; line: number } | null | undefined): string {
+  return s ? `${s.file}:${s.line}` : "";
+}

@@ -1,0 +1,82 @@
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { Plan, PLAN_FORMAT_VERSION, summarize, type PlanEntry } from "../../src/engine/plan.js";
+import { renderJson } from "../../src/render/json.js";
+import { renderMarkdown } from "../../src/render/markdown.js";
+import { COLOR, useColor } from "../../src/render/style.js";
+import { renderText } from "../../src/render/text.js";
+import { samplePlan } from "../fixtures/sample-plan.js";
+import { expectGolden } from "../helpers/golden.js";
+
+describe("plan renderers", () => {
+  it("text (golden)", () => {
+    expectGolden("plan/sample.txt", renderText(samplePlan()));
+  });
+
+  it("text lists unmanaged objects with --verbose", () => {
+    expect(renderText(samplePlan(), { verbose: true })).toContain(
+      "  user/legacy-bot (User) no manifest declares it",
+    );
+  });
+
+  it("text with colour paints the symbols; without, no escape codes", () => {
+    expect(renderText(samplePlan(), { style: COLOR })).toContain("\u001b[32m+\u001b[39m");
+    expect(renderText(samplePlan())).not.toContain("\u001b[");
+  });
+
+  it("an empty plan says no changes", () => {
+    const p = {
+      ...samplePlan(),
+      entries: [],
+      unmanaged: [],
+      warnings: [],
+      summary: summarize([], 0),
+    };
+    expect(renderText(p)).toContain("No changes. Live state matches the manifests.");
+  });
+
+  it("markdown (golden)", () => {
+    expectGolden("plan/sample.md", renderMarkdown(samplePlan()));
+  });
+
+  it("markdown stays under the limit and points to the JSON artifact", () => {
+    const many: PlanEntry[] = [];
+    for (let p = 0; p < 300; p++) {
+      for (let r = 0; r < 10; r++) {
+        many.push({
+          key: `project/p${p}/repo/r${r}`,
+          kind: "Repository",
+          action: "create",
+          before: null,
+          after: { name: `r${r}`, description: "x".repeat(40) },
+          changes: [],
+          reason: "",
+          source: { file: `projects/p${p}.yaml`, line: 10 + r },
+          dependsOn: [],
+          destructive: false,
+        });
+      }
+    }
+    const plan = { ...samplePlan(), entries: many, summary: summarize(many, 0) };
+    const md = renderMarkdown(plan, { artifactHint: "plan.json" });
+    expect(md.length).toBeLessThanOrEqual(60_000);
+    expect(md).toMatch(/more detail blocks cut to stay under 60,000 characters; see plan\.json/);
+    expect(md.startsWith("### phctl plan — acme")).toBe(true);
+  });
+
+  it("json validates against the plan schema and round-trips", () => {
+    const text = renderJson(samplePlan());
+    const parsed: unknown = JSON.parse(text);
+    const validate = new Ajv({ strict: false }).compile(Plan);
+    expect(validate(parsed)).toBe(true);
+    expect(parsed).toEqual(samplePlan());
+    expect((parsed as { formatVersion: number }).formatVersion).toBe(PLAN_FORMAT_VERSION);
+  });
+
+  it("colour is off for NO_COLOR, --no-color and pipes", () => {
+    expect(useColor({ isTTY: true }, undefined, {})).toBe(true);
+    expect(useColor({ isTTY: true }, undefined, { NO_COLOR: "1" })).toBe(false);
+    expect(useColor({ isTTY: true }, false, {})).toBe(false);
+    expect(useColor({ isTTY: false }, undefined, {})).toBe(false);
+  });
+});
