@@ -94,6 +94,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
     outbox: new Outbox(db),
     gitHost: options.gitHost ?? "git.example.org",
     maxPageSize: options.maxPageSize ?? 100,
+    queueDelayMs: options.queueDelayMs ?? 0,
     now,
   };
   const tokens = options.tokens ?? [];

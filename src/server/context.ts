@@ -23,6 +23,8 @@ export interface ServerContext {
   readonly outbox: Outbox;
   readonly gitHost: string;
   readonly maxPageSize: number;
+  /** How long a queued job (or a simulated arrival such as an upload) stays pending, ms. */
+  readonly queueDelayMs: number;
   /** Current time in ms (one place, so tests could move it). */
   now(): number;
 }

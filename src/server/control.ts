@@ -1,6 +1,6 @@
 /**
  * Test and benchmark control endpoints under /_control (system-admin token): the request
- * log, one-shot faults (HTTP and queue jobs), the e-mail outbox, draining the queue and
+ * log, one-shot faults (HTTP, queue jobs, forks), the e-mail outbox, draining the queue and
  * seeding. Not part of the administration API; `--no-control` turns them off.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -9,6 +9,7 @@ import type { RequestLogEntry } from "./app.js";
 import type { ServerContext } from "./context.js";
 import { FAULT_KINDS, type Faults, type OneShotFault } from "./faults.js";
 import { seed, type SeedDocument } from "./seed.js";
+import { armForkFailure } from "./routes/git/fork.js";
 
 export interface ControlDeps {
   ctx: ServerContext;
@@ -89,6 +90,11 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
         return { status: { code: 200, message: "drained" } };
       });
       c.get("/outbox", async () => ({ data: d.ctx.outbox.list() }));
+      c.post<{ Body: { project?: string } | undefined }>("/fork-failure", async (req) => {
+        // The next fork (of that project, or any) fails and starts a cleanup window.
+        armForkFailure(d.ctx, req.body?.project);
+        return { status: { code: 200, message: "armed" } };
+      });
       c.post<{ Body: SeedDocument }>("/seed", async (req) => ({ data: seed(d.ctx, req.body) }));
     },
     { prefix: "/_control" },

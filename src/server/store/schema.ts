@@ -44,6 +44,9 @@ CREATE TABLE IF NOT EXISTS users (
   picture TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS users_parent ON users(parent_org_id, username);
+-- Uniqueness checks on create are case-insensitive: these keep them off a full scan.
+CREATE INDEX IF NOT EXISTS users_username_nocase ON users(username COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS users_external_email ON users(external_email COLLATE NOCASE);
 
 CREATE TABLE IF NOT EXISTS service_accounts (
   user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
