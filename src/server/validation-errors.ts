@@ -75,7 +75,7 @@ export function mapValidation(
   if (immutable.length > 0) {
     const list = immutable.map((v) => {
       const field = String(v.params.additionalProperty);
-      return { field, message: IMMUTABLE_FIELDS[field] as string };
+      return { field, message: IMMUTABLE_FIELDS[field] };
     });
     return { status: 422, message: list.map((x) => x.message).join("; "), errors: list };
   }
