@@ -3,6 +3,7 @@
  * (parent organization acme) and a system-admin token of another parent organization
  * (globex), and call it over real HTTP.
  */
+import { appendFileSync } from "node:fs";
 import { request } from "undici";
 import { buildServer, type PhServer } from "../../src/server/app.js";
 import type { ServerOptions, TokenSpec } from "../../src/server/options.js";
@@ -84,6 +85,14 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       }
       throw new Error(`job ${statusPath} did not finish`);
     },
-    close: () => server.close(),
+    close: async () => {
+      // PHCTL_ROUTE_COVERAGE=FILE records which operations the tests reached, and how.
+      const out = process.env.PHCTL_ROUTE_COVERAGE;
+      if (out) {
+        const lines = server.requestLog.map((e) => `${e.operation ?? "-"} ${e.status}`);
+        appendFileSync(out, lines.length ? `${lines.join("\n")}\n` : "");
+      }
+      await server.close();
+    },
   };
 }
