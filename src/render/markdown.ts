@@ -115,7 +115,7 @@ export function renderMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const cutNotice = (n: number) =>
     `\n_${n} more detail block${n === 1 ? "" : "s"} cut to stay under ${formatCount(max)} characters; see ${artifact}._\n`;
   for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as string;
+    const block = blocks[i];
     const remaining = blocks.length - i;
     if (out.length + block.length + cutNotice(remaining).length > max) {
       out += cutNotice(remaining);
