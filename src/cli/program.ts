@@ -4,6 +4,7 @@
  */
 import { Command } from "commander";
 import { registerServe } from "./serve.js";
+import { registerApi } from "./api.js";
 
 export function buildProgram(): Command {
   const program = new Command("phctl")
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     })
     .showHelpAfterError("(run phctl --help for usage)");
   registerServe(program);
+  registerApi(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -6,10 +6,9 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parse as parseYaml } from "yaml";
 import { userError } from "../errors.js";
-import { buildServer, developmentToken } from "../server/app.js";
 import { parseTokenSpec, parseTokensFile } from "../server/auth.js";
 import type { TokenSpec } from "../server/options.js";
-import { seed, type SeedDocument } from "../server/seed.js";
+import type { SeedDocument } from "../server/seed.js";
 
 export const DEFAULT_PORT = 8470;
 
@@ -88,6 +87,9 @@ Examples:
   phctl serve --latency 20 --fault-rate 0.1 --queue-delay 200   # a realistic chaos target`,
     )
     .action(async (o: ServeOptions) => {
+      // Loaded here, not at the top: other commands should not pay for fastify and SQLite.
+      const { buildServer, developmentToken } = await import("../server/app.js");
+      const { seed } = await import("../server/seed.js");
       const tokens: TokenSpec[] = [];
       try {
         for (const t of o.token) tokens.push(parseTokenSpec(t));

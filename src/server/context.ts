@@ -2,8 +2,13 @@
  * What a route handler receives and returns. Handlers are plain functions of
  * (context, request) → response body, registered per operation id in src/server/routes/*.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import type { OperationId, Routes } from "../api/routes.js";
+import type { OperationId } from "../api/routes.js";
+import type {
+  BodyOf as ApiBodyOf,
+  ParamsOf,
+  QueryOf as ApiQueryOf,
+  ResponseOf as ApiResponseOf,
+} from "../api/op-types.js";
 import type { Db } from "./store/db.js";
 import type { Queue } from "./queue.js";
 import type { Outbox } from "./outbox.js";
@@ -29,32 +34,18 @@ export interface ServerContext {
   now(): number;
 }
 
-type Def<K extends OperationId> = Routes[K];
-
-type ExtractParams<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
-  ? (P extends `${infer N}+` ? N : P) | ExtractParams<Rest>
-  : never;
-type IntParams<K extends OperationId> =
-  Def<K> extends { intParams: readonly (infer I)[] } ? I : never;
-type EnumParams<K extends OperationId> =
-  Def<K> extends { paramEnums: infer E } ? E : Record<never, never>;
-
-export type ParamsOf<K extends OperationId> = {
-  [P in ExtractParams<Def<K>["path"]>]: P extends IntParams<K>
-    ? number
-    : P extends keyof EnumParams<K>
-      ? EnumParams<K>[P] extends readonly (infer V)[]
-        ? V
-        : string
-      : string;
-};
-export type QueryOf<K extends OperationId> =
-  Def<K> extends { query: infer Q extends TSchema } ? Static<Q> : Record<string, never>;
-export type BodyOf<K extends OperationId> =
-  Def<K> extends { body: infer B extends TSchema } ? Static<B> : undefined;
-export type ResponseOf<K extends OperationId> = Def<K>["response"] extends infer R extends TSchema
-  ? Static<R>
-  : void;
+/** The query of an operation's request (an empty object when the route takes none). */
+export type QueryOf<K extends OperationId> = [ApiQueryOf<K>] extends [never]
+  ? Record<string, never>
+  : ApiQueryOf<K>;
+/** The body of an operation's request (undefined when the route takes none). */
+export type BodyOf<K extends OperationId> = [ApiBodyOf<K>] extends [never]
+  ? undefined
+  : ApiBodyOf<K>;
+/** What a handler returns for the route's success status (void for 204 answers). */
+export type ResponseOf<K extends OperationId> =
+  ApiResponseOf<K> extends undefined ? void : ApiResponseOf<K>;
+export type { ParamsOf };
 
 export interface RequestOf<K extends OperationId> {
   readonly params: ParamsOf<K>;

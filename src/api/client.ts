@@ -1,0 +1,272 @@
+/**
+ * The phctl API client: one typed method per operation of the route table, over one
+ * `request()` (auth, keep-alive pool, shared concurrency, throttle, retries, timeouts,
+ * typed errors, metrics). Everything in phctl that talks to the service uses it.
+ *
+ *   const api = new ApiClient({ apiUrl, token });
+ *   const repo = await api.call("git.repos.create", { params: { projectSlug }, body: { name } });
+ *   const same = await api.ops.git.repos.create({ params: { projectSlug }, body: { name } });
+ *   const users = await api.listAll("users.list", { query: { organization: "acme" } });
+ *   await api.waitForJob("entitlement", queueid);
+ *
+ * Must not be used to send credentials anywhere but the configured API URLs.
+ */
+import type { QueueKind, RouteDef } from "./route-def.js";
+import { routes, type OperationId } from "./routes.js";
+import { Credentials, parseBase, type ApiKind, type Base } from "./auth.js";
+import { FlowControl } from "./limit.js";
+import { Metrics } from "./metrics.js";
+import { buildMethods, type OperationMethods } from "./methods.js";
+import type {
+  ArgsOf,
+  CallArgs,
+  CallOptions,
+  ItemOf,
+  PagedOperationId,
+  ResponseOf,
+} from "./op-types.js";
+import { asPaged, collectAll, streamPages, type PageQuery, type PagedAnswer } from "./paging.js";
+import {
+  GIT_API_PREFIX,
+  prepareCall,
+  prepareRaw,
+  splitPath,
+  type CallArgsLoose,
+  type RawOptions,
+} from "./prepare.js";
+import {
+  STATUS_OPERATION,
+  queueIdOf,
+  waitForJob,
+  type JobStatus,
+  type WaitOptions,
+} from "./queue.js";
+import {
+  request,
+  type ApiResponse,
+  type ClientEvent,
+  type PreparedRequest,
+  type RequestDeps,
+} from "./request.js";
+import { DEFAULT_RETRY, RetryBudget, type RetryOptions } from "./retry.js";
+import { matchRoute, type RouteMatch } from "./route-match.js";
+import { Transport } from "./transport.js";
+
+export interface ClientOptions {
+  /** Base URL of the administration API (paths start with /v1). */
+  apiUrl: string;
+  /** Bearer token. */
+  token: string;
+  /** Base URL of the delivery-metrics API (default: `<apiUrl>/git-api`, as the reference server). */
+  gitApiUrl?: string;
+  /** PRIVATE-TOKEN of the delivery-metrics API. */
+  gitToken?: string;
+  /** Requests in flight at once, shared by every caller (default 8). */
+  concurrency?: number;
+  /** Client-side throttle, requests per second (default 0 = none). */
+  maxRps?: number;
+  /** Per-attempt timeout, ms (default 30 s). */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  /** Defaults of `waitForJob` (tests make polling fast with `pollStartMs`). */
+  wait?: WaitOptions;
+  userAgent?: string;
+  /** Observer of retries and finished calls (the CLI's --verbose). */
+  onEvent?: (e: ClientEvent) => void;
+  /** Source of jitter (tests). */
+  random?: () => number;
+}
+
+export type { CallArgsLoose, RawOptions } from "./prepare.js";
+
+/** A raw call's answer, with the route it matched (if any). */
+export interface RawResponse extends ApiResponse {
+  operation: OperationId | undefined;
+}
+
+export class ApiClient {
+  /** Counts, retries and latency by operation (`--verbose`, the benchmark). */
+  readonly metrics = new Metrics();
+  /** Every operation as a named method: `ops.git.repos.create(args)`. */
+  readonly ops: OperationMethods;
+  readonly #deps: RequestDeps;
+  readonly #credentials: Credentials;
+  readonly #transport: Transport;
+  readonly #wait: WaitOptions;
+
+  constructor(o: ClientOptions) {
+    const concurrency = o.concurrency ?? 8;
+    const retry = { ...DEFAULT_RETRY, ...o.retry };
+    const budget = new RetryBudget(retry.budget, retry.budgetRefill);
+    this.metrics.budgetDenied = () => budget.denied;
+    this.#credentials = new Credentials(o.token, o.gitToken);
+    this.#transport = new Transport({ connections: concurrency });
+    const bases: Record<ApiKind, Base> = {
+      admin: parseBase(o.apiUrl, "--api-url"),
+      git: parseBase(
+        o.gitApiUrl ?? `${o.apiUrl.replace(/\/+$/, "")}${GIT_API_PREFIX}`,
+        "--git-api-url",
+      ),
+    };
+    this.#deps = {
+      bases,
+      credentials: this.#credentials,
+      transport: this.#transport,
+      flow: new FlowControl(concurrency, o.maxRps ?? 0),
+      retry,
+      budget,
+      metrics: this.metrics,
+      timeoutMs: o.timeoutMs ?? 30_000,
+      userAgent: o.userAgent ?? "phctl/0.1.0",
+      random: o.random ?? Math.random,
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    };
+    this.#wait = o.wait ?? {};
+    this.ops = buildMethods((op, ...args) => this.call(op, ...(args as ArgsOf<typeof op>)));
+  }
+
+  /** Call one operation of the route table; resolves to its typed response body. */
+  async call<K extends OperationId>(op: K, ...args: ArgsOf<K>): Promise<ResponseOf<K>> {
+    const [a, options] = args as unknown as [CallArgsLoose | undefined, CallOptions | undefined];
+    const res = await request(this.#deps, this.prepare(op, a ?? {}, options ?? {}));
+    return res.body as ResponseOf<K>;
+  }
+
+  /** The request of an operation call, before auth and the wire (for tests and tools). */
+  prepare(op: OperationId, args: CallArgsLoose, options: CallOptions = {}): PreparedRequest {
+    return prepareCall(op, args, options);
+  }
+
+  /**
+   * A raw call by method and path (`/v1/users`, with or without a query string). A path of
+   * the route table gets that route's auth, retry and idempotency rules; another path is
+   * sent as it is, retried only if its method is idempotent.
+   */
+  async raw(method: string, rawPath: string, o: RawOptions = {}): Promise<RawResponse> {
+    const { request: req, match } = prepareRaw(method, rawPath, o);
+    const res = await request(this.#deps, req);
+    return { ...res, operation: match?.operation };
+  }
+
+  /** The route of a raw method and path, if it is in the table. */
+  route(method: string, rawPath: string): RouteMatch | undefined {
+    return matchRoute(method.toUpperCase(), splitPath(rawPath).path);
+  }
+
+  /** A raw GET of every page of a paged list, merged (`phctl api --paginate`). */
+  async rawAll(rawPath: string, o: RawOptions = {}): Promise<unknown> {
+    const match = this.route("GET", rawPath);
+    const userLimit = { ...splitPath(rawPath).query, ...o.query }.limit;
+    let firstBody: unknown;
+    const fetch = async (q: PageQuery): Promise<PagedAnswer<unknown>> => {
+      const res = await this.raw("GET", rawPath, { ...o, query: { ...o.query, ...q } });
+      firstBody ??= res.body;
+      return asPaged(res.body);
+    };
+    const items = await collectAll(fetch, {
+      supportsAll: match?.def.paging?.all === true && userLimit === undefined,
+      ...(userLimit !== undefined ? { pageSize: Number(userLimit) } : {}),
+    });
+    // Not a paged answer at all: give it back as it came.
+    const b = firstBody as { data?: unknown } | undefined;
+    return Array.isArray(b) || Array.isArray(b?.data) ? items : firstBody;
+  }
+
+  /** Every item of a paged operation (all=true where supported, else concurrent pages). */
+  async listAll<K extends PagedOperationId>(
+    op: K,
+    args?: Omit<CallArgs<K>, "query"> & {
+      query?: Omit<NonNullable<CallArgs<K>["query"]>, "page" | "limit" | "all">;
+    },
+    options: CallOptions & { pageSize?: number } = {},
+  ): Promise<ItemOf<K>[]> {
+    const def = routes[op] as RouteDef;
+    return collectAll(this.pageFetcher<K>(op, args, options), {
+      supportsAll: def.paging?.all === true,
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    });
+  }
+
+  /** Items of a paged operation, streamed page by page. */
+  async *iterate<K extends PagedOperationId>(
+    op: K,
+    args?: Omit<CallArgs<K>, "query"> & {
+      query?: Omit<NonNullable<CallArgs<K>["query"]>, "page" | "limit" | "all">;
+    },
+    options: CallOptions & { pageSize?: number } = {},
+  ): AsyncGenerator<ItemOf<K>, void, undefined> {
+    const pages = streamPages(this.pageFetcher<K>(op, args, options), {
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    });
+    for await (const page of pages) yield* page;
+  }
+
+  private pageFetcher<K extends PagedOperationId>(
+    op: K,
+    args: object | undefined,
+    options: CallOptions,
+  ): (q: PageQuery) => Promise<PagedAnswer<ItemOf<K>>> {
+    const a = (args ?? {}) as CallArgsLoose;
+    return async (q) => {
+      const res = await request(
+        this.#deps,
+        this.prepare(op, { ...a, query: { ...a.query, ...q } }, options),
+      );
+      return asPaged(res.body) as PagedAnswer<ItemOf<K>>;
+    };
+  }
+
+  /**
+   * Wait for a queued job: polls the queue's status endpoint with backoff (no concurrency
+   * slot held while sleeping); rejects with JobFailedError (the job's message) or
+   * JobTimeoutError.
+   */
+  waitForJob(kind: QueueKind, queueid: string, options: WaitOptions = {}): Promise<JobStatus> {
+    return waitForJob(
+      async (k, id, signal) => {
+        const res = await request(
+          this.#deps,
+          this.prepare(STATUS_OPERATION[k], { params: { queueid: id } }, signal ? { signal } : {}),
+        );
+        return res.body as JobStatus;
+      },
+      kind,
+      queueid,
+      { ...this.#wait, ...options },
+      { random: this.#deps.random },
+    );
+  }
+
+  /**
+   * Call an operation and, when it answered a queue id, wait for the job. `job` is
+   * undefined for an answer without a queue id (e.g. adding an admin, which is immediate).
+   */
+  async callAndWait<K extends OperationId>(
+    op: K,
+    args: ArgsOf<K>[0],
+    wait: WaitOptions = {},
+  ): Promise<{ response: ResponseOf<K>; job: JobStatus | undefined }> {
+    const response = await this.call(
+      op,
+      ...([args, wait.signal ? { signal: wait.signal } : {}] as ArgsOf<K>),
+    );
+    const kind = (routes[op] as RouteDef).queue;
+    const id = kind ? queueIdOf(response) : undefined;
+    const job = kind && id ? await this.waitForJob(kind, id, wait) : undefined;
+    return { response, job };
+  }
+
+  /** The secrets this client sends (so a CLI can scrub them from anything it prints). */
+  secrets(): string[] {
+    return this.#credentials.secrets();
+  }
+
+  /** Close the connection pool. */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { client: "phctl", bases: this.#deps.bases };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Creating safely over an unreliable network. A POST that fails ambiguously (dropped after
+ * sending, timeout, 5xx) may have created the object; sending it again could create it
+ * twice. `createOrFind` re-reads by natural key first and only sends again when the object
+ * is not there. A 429 is a definite "not processed": it waits for Retry-After and sends again.
+ */
+import { AmbiguousRequestError, ApiError } from "./errors.js";
+import { sleep } from "./limit.js";
+
+export type CreateOutcome =
+  /** The create call answered. */
+  | "created"
+  /** The create call's answer was lost, and the re-read found the object. */
+  | "found"
+  /** The create call said 409 Conflict, and the re-read found the object. */
+  | "existed";
+
+export interface CreateOrFindOptions {
+  /** Create attempts in all (default 3). */
+  attempts?: number;
+  /** Wait before an attempt after an ambiguous failure, ms (default 250, doubled each time). */
+  delayMs?: number;
+  /** Longest 429 Retry-After to wait for, ms (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** Treat a 409 Conflict as "already there" and re-read (default true). */
+  findOnConflict?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Run `create`; on an ambiguous failure or a conflict, run `find` (a read by natural key,
+ * undefined when absent) and return what it finds, or try `create` again.
+ */
+export async function createOrFind<T>(
+  create: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+  options: CreateOrFindOptions = {},
+): Promise<{ value: T; outcome: CreateOutcome; attempts: number }> {
+  const attempts = options.attempts ?? 3;
+  let delay = options.delayMs ?? 250;
+  let last: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return { value: await create(), outcome: "created", attempts: attempt };
+    } catch (e) {
+      last = e;
+      if (e instanceof AmbiguousRequestError) {
+        const found = await find();
+        if (found !== undefined) return { value: found, outcome: "found", attempts: attempt };
+        await sleep(delay, options.signal);
+        delay *= 2;
+        continue;
+      }
+      if (e instanceof ApiError && e.status === 409 && options.findOnConflict !== false) {
+        const found = await find();
+        if (found !== undefined) return { value: found, outcome: "existed", attempts: attempt };
+        throw e;
+      }
+      if (e instanceof ApiError && e.status === 429) {
+        const wait = e.retryAfterMs ?? delay;
+        if (wait > (options.maxRetryAfterMs ?? 60_000)) throw e;
+        await sleep(wait, options.signal);
+        continue;
+      }
+      throw e;
+    }
+  }
+  throw last;
+}

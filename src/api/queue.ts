@@ -1,0 +1,98 @@
+/**
+ * Waiting for queued jobs. A queued operation answers `{code, description, queueid}`
+ * (`queuid` for the organization rename, an array of one for organization-team
+ * assignment); its effect is visible once the job's status endpoint says `completed`.
+ * `waitForJob` polls that endpoint with exponential backoff and jitter (200 ms, ×2, capped
+ * at 5 s) and holds no concurrency slot while it sleeps: each poll is an ordinary call.
+ */
+import type { QueueKind } from "./route-def.js";
+import { JobFailedError, JobTimeoutError } from "./errors.js";
+import { sleep } from "./limit.js";
+import type { OperationId } from "./routes.js";
+
+/** The status endpoint of each queue. */
+export const STATUS_OPERATION = {
+  entitlement: "users.entitlementStatus",
+  orgTeam: "orgTeams.queueStatus",
+  transfer: "users.transferStatus",
+  rename: "organizations.renameStatus",
+} as const satisfies Record<QueueKind, OperationId>;
+
+/** A job's status record (the fields vary by queue; `status` and `message` are common). */
+export interface JobStatus {
+  status: string;
+  message: string | null;
+  [field: string]: unknown;
+}
+
+export interface WaitOptions {
+  /** Give up after this long, ms (default 10 min). */
+  timeoutMs?: number;
+  /** First wait between polls, ms (default 200). */
+  pollStartMs?: number;
+  /** Longest wait between polls, ms (default 5000). */
+  pollMaxMs?: number;
+  /** Growth of the wait per poll (default 2). */
+  factor?: number;
+  signal?: AbortSignal;
+  /** Called after each poll that found the job still running. */
+  onPoll?: (status: JobStatus, poll: number) => void;
+}
+
+export const DEFAULT_WAIT = {
+  timeoutMs: 10 * 60_000,
+  pollStartMs: 200,
+  pollMaxMs: 5_000,
+  factor: 2,
+} as const;
+
+const DONE = new Set(["completed", "complete", "done", "success"]);
+const FAILED = new Set(["failed", "error"]);
+
+/** The queue id in a queued operation's answer, whichever of its three shapes it has. */
+export function queueIdOf(answer: unknown): string | undefined {
+  const one = Array.isArray(answer) ? (answer[0] as unknown) : answer;
+  if (typeof one !== "object" || one === null) return undefined;
+  const o = one as { queueid?: unknown; queuid?: unknown };
+  const id = o.queueid ?? o.queuid;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
+}
+
+/** Reads one status record (the client's typed call of the queue's status operation). */
+export type ReadStatus = (
+  kind: QueueKind,
+  queueid: string,
+  signal?: AbortSignal,
+) => Promise<JobStatus>;
+
+/**
+ * Poll until the job completes (resolves to its last status record), fails (rejects with
+ * `JobFailedError` carrying the job's message), or the timeout runs out (`JobTimeoutError`).
+ */
+export async function waitForJob(
+  read: ReadStatus,
+  kind: QueueKind,
+  queueid: string,
+  options: WaitOptions = {},
+  deps: { random?: () => number; sleep?: typeof sleep } = {},
+): Promise<JobStatus> {
+  const random = deps.random ?? Math.random;
+  const pause = deps.sleep ?? sleep;
+  const o = { ...DEFAULT_WAIT, ...options };
+  const started = performance.now();
+  let wait = o.pollStartMs;
+  for (let poll = 1; ; poll++) {
+    const s = await read(kind, queueid, o.signal);
+    const word = String(s.status).toLowerCase();
+    if (DONE.has(word)) return s;
+    if (FAILED.has(word))
+      throw new JobFailedError(kind, queueid, s.message ?? "no reason given", word);
+    options.onPoll?.(s, poll);
+    const left = o.timeoutMs - (performance.now() - started);
+    if (left <= 0) throw new JobTimeoutError(kind, queueid, word, o.timeoutMs);
+    // Equal jitter: at least half the step, so polls do not collapse to zero.
+    const delay = Math.min(left, wait / 2 + random() * (wait / 2));
+    await pause(delay, o.signal);
+    wait = Math.min(o.pollMaxMs, wait * o.factor);
+  }
+}
