@@ -3,6 +3,7 @@
  * fails when a committed copy is out of date; `npm run gen` rewrites them.
  */
 import { renderOpenApi } from "./api/openapi.js";
+import { renderSchema, SCHEMA_FILES, type SchemaName } from "./manifest/schema/index.js";
 import { Plan } from "./engine/plan.js";
 
 export interface GeneratedFile {
@@ -13,6 +14,10 @@ export interface GeneratedFile {
 
 export const generatedFiles: GeneratedFile[] = [
   { path: "schemas/openapi.yaml", render: renderOpenApi },
+  ...(Object.keys(SCHEMA_FILES) as SchemaName[]).map((name) => ({
+    path: `schemas/${SCHEMA_FILES[name]}`,
+    render: () => renderSchema(name),
+  })),
   {
     path: "schemas/plan.schema.json",
     render: () =>

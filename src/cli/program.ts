@@ -5,6 +5,8 @@
 import { Command } from "commander";
 import { registerServe } from "./serve.js";
 import { registerApi } from "./api.js";
+import { registerValidate } from "./validate.js";
+import { registerSchema } from "./schema.js";
 
 export function buildProgram(): Command {
   const program = new Command("phctl")
@@ -26,6 +28,8 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run phctl --help for usage)");
   registerServe(program);
   registerApi(program);
+  registerValidate(program);
+  registerSchema(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

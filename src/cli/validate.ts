@@ -1,0 +1,57 @@
+/**
+ * `phctl validate [PATH…]`: load the manifests, check schemas and cross-references — no
+ * network — and print every diagnostic and a summary. Exit 0 without errors, 1 with.
+ */
+import type { Command } from "commander";
+import { userError } from "../errors.js";
+import { formatDiagnostic, formatSummary, summarize } from "../manifest/diagnostics.js";
+import { loadManifests } from "../manifest/load.js";
+import type { Diagnostic } from "../manifest/types.js";
+
+const FORMATS = ["text", "json", "github"] as const;
+type Format = (typeof FORMATS)[number];
+
+/** A GitHub Actions workflow command, so CI shows diagnostics on the pull request's lines. */
+function githubAnnotation(d: Diagnostic): string {
+  const esc = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const prop = (s: string) => esc(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  const subject = d.kind ? `${d.kind}${d.name ? ` ${d.name}` : ""}: ` : "";
+  const text = `${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`;
+  return `::${d.severity} file=${prop(d.file)},line=${d.line},col=${d.column},title=${prop(d.code)}::${esc(text)}`;
+}
+
+export function registerValidate(program: Command): void {
+  program
+    .command("validate")
+    .description("check manifests (YAML syntax, schemas, cross-references) without the network")
+    .argument("[paths...]", "manifest files or directories", ["."])
+    .option("--format <format>", `output: ${FORMATS.join(", ")}`, "text")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  phctl validate                       # the config repository in the current directory
+  phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
+  phctl validate projects/tfa.yaml --format json   # {diagnostics, summary} for CI`,
+    )
+    .action(async (paths: string[], o: { format: string }) => {
+      if (!(FORMATS as readonly string[]).includes(o.format))
+        throw userError(
+          "BAD_FLAG",
+          `--format must be one of ${FORMATS.join(", ")} (got ${o.format})`,
+        );
+      const format = o.format as Format;
+      const { diagnostics, files } = await loadManifests(paths);
+      const summary = summarize(diagnostics, files.length);
+      if (files.length === 0)
+        process.stderr.write(`phctl: no manifest files (*.yaml, *.yml) in ${paths.join(" ")}\n`);
+      if (format === "json") {
+        process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
+      } else {
+        const line = format === "github" ? githubAnnotation : formatDiagnostic;
+        for (const d of diagnostics) process.stdout.write(`${line(d)}\n`);
+        process.stdout.write(`${formatSummary(summary)}\n`);
+      }
+      if (summary.errors > 0) process.exitCode = 1;
+    });
+}

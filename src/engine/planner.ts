@@ -1,0 +1,189 @@
+/**
+ * Build a plan from desired and live objects of every kind: pure, no I/O. Handles
+ * ownership (authoritative lists, pruning, unmanaged objects), `phctl/protect`, `ignore`
+ * globs, `--target` selection and the per-object fingerprints a saved plan carries.
+ */
+import { createHash } from "node:crypto";
+import type { DesiredState } from "../manifest/types.js";
+import type { DiffContext, DesiredObject, LiveObject, ResourceKind } from "../kinds/kind.js";
+import { deleteEntry, diffObject } from "./diff.js";
+import {
+  PLAN_FORMAT_VERSION,
+  summarize,
+  type Plan,
+  type PlanEntry,
+  type PlanWarning,
+  type UnmanagedEntry,
+} from "./plan.js";
+
+export interface PlanInput {
+  state: DesiredState;
+  kinds: readonly ResourceKind[];
+  /** Live objects by kind name. */
+  live: ReadonlyMap<string, readonly LiveObject[]>;
+  ctx: DiffContext;
+  apiUrl: string;
+  organization: string;
+  stats: Plan["stats"];
+  warnings?: PlanWarning[];
+  targets?: readonly string[];
+  now?: string;
+}
+
+/** `*` matches within one key segment, `**` across segments. */
+export function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split("**")
+    .map((part) =>
+      part
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]*"),
+    )
+    .join(".*");
+  return new RegExp(`^${body}(/.*)?$`);
+}
+
+/** Hash of a live object as planned from: a stale saved plan is one whose hashes moved. */
+export function fingerprint(l: LiveObject): string {
+  return createHash("sha256")
+    .update(JSON.stringify([l.fields, l.ids]))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const { state, kinds, ctx } = input;
+  const ignore = state.config.ignore.map(globToRegExp);
+  const ignored = (key: string) => ignore.some((r) => r.test(key));
+  const desiredByKind = new Map<string, DesiredObject[]>(
+    kinds.map((k) => [k.kind, k.desired(state)]),
+  );
+  const declared = new Set<string>();
+  const protectedKeys = new Set<string>();
+  for (const list of desiredByKind.values()) {
+    for (const d of list) {
+      declared.add(d.key);
+      if (d.protect) protectedKeys.add(d.key);
+    }
+  }
+  const isProtected = (key: string) =>
+    [...protectedKeys].some((p) => key === p || key.startsWith(`${p}/`));
+
+  const entries: PlanEntry[] = [];
+  const unmanaged: UnmanagedEntry[] = [];
+  const fingerprints: Record<string, string> = {};
+  for (const kind of kinds) {
+    const live = new Map((input.live.get(kind.kind) ?? []).map((l) => [l.key, l]));
+    for (const d of desiredByKind.get(kind.kind) ?? []) {
+      if (ignored(d.key)) continue;
+      const l = live.get(d.key);
+      const found = diffObject(kind, d, l, ctx);
+      if (found.length > 0 && l) fingerprints[d.key] = fingerprint(l);
+      entries.push(...found);
+    }
+    for (const l of live.values()) {
+      if (declared.has(l.key) || ignored(l.key)) continue;
+      const own = kind.ownership;
+      switch (own.mode) {
+        case "ignored":
+          break;
+        case "unmanaged":
+          unmanaged.push({
+            key: l.key,
+            kind: kind.kind,
+            note: "no manifest declares it; never touched",
+          });
+          break;
+        case "authoritative": {
+          const parent = own.parentKey(l.key);
+          if (!declared.has(parent)) break;
+          entries.push(
+            deleteEntry(
+              kind,
+              l,
+              `not listed in ${parent}, whose list is authoritative`,
+              sourceOf(state, parent),
+            ),
+          );
+          fingerprints[l.key] = fingerprint(l);
+          break;
+        }
+        case "prune": {
+          const parent = own.parentKey(l.key);
+          if (!declared.has(parent)) break;
+          if (!state.config.prune[own.setting]) {
+            unmanaged.push({
+              key: l.key,
+              kind: kind.kind,
+              note: `not declared; prune.${own.setting} is off in phctl.yaml`,
+            });
+          } else if (isProtected(l.key)) {
+            unmanaged.push({
+              key: l.key,
+              kind: kind.kind,
+              note: "not declared; kept: phctl/protect",
+            });
+          } else {
+            entries.push(
+              deleteEntry(
+                kind,
+                l,
+                `not declared and prune.${own.setting} is on`,
+                sourceOf(state, parent),
+              ),
+            );
+            fingerprints[l.key] = fingerprint(l);
+          }
+          break;
+        }
+      }
+    }
+  }
+  const selected =
+    input.targets && input.targets.length > 0 ? selectTargets(entries, input.targets) : entries;
+  const keep = new Set(selected.map((e) => e.key));
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: input.now ?? new Date().toISOString(),
+    apiUrl: input.apiUrl,
+    organization: input.organization,
+    entries: selected,
+    unmanaged: unmanaged.sort((a, b) => a.key.localeCompare(b.key)),
+    warnings: input.warnings ?? [],
+    summary: summarize(selected, unmanaged.length),
+    stats: input.stats,
+    fingerprints: Object.fromEntries(Object.entries(fingerprints).filter(([k]) => keep.has(k))),
+    ...(input.targets && input.targets.length > 0 ? { targets: [...input.targets] } : {}),
+  };
+}
+
+function sourceOf(state: DesiredState, key: string): PlanEntry["source"] {
+  const s = state.sources[key];
+  return s ? { file: s.file, line: s.line, column: s.column } : null;
+}
+
+/** Entries of the targets (a key or a key prefix) and, transitively, what they depend on. */
+export function selectTargets(
+  entries: readonly PlanEntry[],
+  targets: readonly string[],
+): PlanEntry[] {
+  const matches = (key: string) =>
+    targets.some((t) => key === t || key.startsWith(`${t}/`) || globToRegExp(t).test(key));
+  const wanted = new Set(entries.filter((e) => matches(e.key)).map((e) => e.key));
+  const byKey = new Map<string, PlanEntry[]>();
+  for (const e of entries) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e]);
+  const queue = [...wanted];
+  while (queue.length > 0) {
+    const k = queue.pop()!;
+    for (const e of byKey.get(k) ?? []) {
+      for (const dep of e.dependsOn) {
+        if (!wanted.has(dep) && byKey.has(dep)) {
+          wanted.add(dep);
+          queue.push(dep);
+        }
+      }
+    }
+  }
+  return entries.filter((e) => wanted.has(e.key));
+}

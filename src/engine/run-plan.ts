@@ -1,0 +1,79 @@
+/**
+ * Make a plan: load nothing, print nothing — given the desired state and a client, read
+ * live state, check references, diff every kind and return the Plan (or typed errors).
+ * Shared by `plan`, `drift` and `apply`.
+ */
+import type { ApiClient } from "../api/client.js";
+import { PhctlError } from "../errors.js";
+import type { Diagnostic, DesiredState, Source } from "../manifest/types.js";
+import { kinds as allKinds } from "../kinds/index.js";
+import type { ResourceKind } from "../kinds/kind.js";
+import { readLive } from "./live.js";
+import type { Plan, PlanWarning } from "./plan.js";
+import { buildPlan } from "./planner.js";
+import { readOrganizations } from "./readers.js";
+import { ReadContext } from "./read-context.js";
+
+export interface RunPlanOptions {
+  api: ApiClient;
+  state: DesiredState;
+  apiUrl: string;
+  /** Loader warnings (deprecated services, …) carried into the plan. */
+  diagnostics?: readonly Diagnostic[];
+  targets?: readonly string[];
+  kinds?: readonly ResourceKind[];
+}
+
+const where = (s: Source) => `${s.file}:${s.line}:${s.column}`;
+
+export async function runPlan(o: RunPlanOptions): Promise<Plan> {
+  const started = performance.now();
+  const callsBefore = o.api.metrics.snapshot().calls;
+  const kinds = o.kinds ?? allKinds;
+  const rc = new ReadContext(o.api);
+  const [live, orgs] = await Promise.all([
+    readLive(o.api, o.state, kinds, rc),
+    readOrganizations(rc),
+  ]);
+
+  // References that exist neither in the manifests nor live are errors with their sources.
+  const problems: string[] = [];
+  for (const r of o.state.referencedUsers) {
+    if (!live.ctx.liveUsers.has(r.name)) {
+      problems.push(
+        `${where(r.sources[0])} user ${r.name} is neither declared in the manifests nor exists live`,
+      );
+    }
+  }
+  const orgNames = new Set(orgs.map((x) => x.name));
+  for (const r of o.state.referencedOrganizations) {
+    if (!orgNames.has(r.name)) {
+      problems.push(
+        `${where(r.sources[0])} organization ${r.name} is neither declared in the manifests nor exists live`,
+      );
+    }
+  }
+  if (problems.length > 0) {
+    throw new PhctlError("UNKNOWN_REFERENCE", problems[0], { details: problems.slice(1) });
+  }
+
+  const warnings: PlanWarning[] = (o.diagnostics ?? [])
+    .filter((d) => d.severity === "warning")
+    .map((d) => ({ message: d.message, source: { file: d.file, line: d.line, column: d.column } }));
+  const parent = orgs.find((x) => x.parentOrganization === null)?.name ?? "";
+  return buildPlan({
+    state: o.state,
+    kinds,
+    live: live.live,
+    ctx: live.ctx,
+    apiUrl: o.apiUrl,
+    organization: o.state.config.organization ?? parent,
+    warnings,
+    ...(o.targets ? { targets: o.targets } : {}),
+    stats: {
+      objectsRead: rc.objects,
+      apiCalls: o.api.metrics.snapshot().calls - callsBefore,
+      durationMs: Math.round(performance.now() - started),
+    },
+  });
+}

@@ -1,0 +1,87 @@
+/** Building, ordering, counting and formatting diagnostics. */
+import type { FieldPath } from "./positions.js";
+import type { Diagnostic, Severity, Source } from "./types.js";
+
+export interface DiagnosticExtra {
+  kind?: string | undefined;
+  name?: string | undefined;
+  path?: string | undefined;
+  hint?: string | undefined;
+}
+
+export function makeDiagnostic(
+  severity: Severity,
+  code: string,
+  at: Source,
+  message: string,
+  extra: DiagnosticExtra = {},
+): Diagnostic {
+  const d: Diagnostic = {
+    severity,
+    code,
+    file: at.file,
+    line: at.line,
+    column: at.column,
+    message,
+  };
+  if (extra.kind !== undefined) d.kind = extra.kind;
+  if (extra.name !== undefined) d.name = extra.name;
+  if (extra.path !== undefined) d.path = extra.path;
+  if (extra.hint !== undefined) d.hint = extra.hint;
+  return d;
+}
+
+const IDENT = /^[A-Za-z_$][\w$-]*$/;
+
+/** `spec.git.repositories[1].issueTracking`; odd keys as `metadata.annotations["phctl/protect"]`. */
+export function formatPath(path: FieldPath): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (IDENT.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/** `file:line:col` of a source. */
+export const formatSource = (s: Source) => `${s.file}:${s.line}:${s.column}`;
+
+/**
+ * One line: `projects/tfa.yaml:41:9 Project trusted-firmware-a: spec.… must be one of …
+ * (did you mean issueTracking?)`; warnings say so after the position.
+ */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = `${d.file}:${d.line}:${d.column}`;
+  const severity = d.severity === "warning" ? "warning: " : "";
+  const subject = d.kind ? `${d.kind}${d.name ? ` ${d.name}` : ""}: ` : "";
+  return `${where} ${severity}${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`;
+}
+
+/** Deterministic order: file, line, column, then message. */
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return [...ds].sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+export interface DiagnosticSummary {
+  errors: number;
+  warnings: number;
+  files: number;
+}
+
+export function summarize(ds: readonly Diagnostic[], files: number): DiagnosticSummary {
+  const errors = ds.filter((d) => d.severity === "error").length;
+  return { errors, warnings: ds.length - errors, files };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** `2 errors, 1 warning in 5 files`. */
+export const formatSummary = (s: DiagnosticSummary) =>
+  `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")} in ${plural(s.files, "file")}`;

@@ -1,0 +1,93 @@
+/**
+ * Which files a set of paths means: a file is read as given; a directory is walked for
+ * `*.yaml` / `*.yml` (skipping dot-directories, dot-files and node_modules), and a
+ * `phctl.yaml` at its root is the config. A path that does not exist is a user error.
+ */
+import { readdir, realpath, stat } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { userError } from "../errors.js";
+
+export const CONFIG_NAMES = ["phctl.yaml", "phctl.yml"];
+
+export interface Discovered {
+  /** Manifest files, absolute, in a stable order, each once. */
+  manifests: string[];
+  /** phctl.yaml files at the root of a given directory, or given explicitly. */
+  configs: string[];
+  /** phctl.yaml files found deeper in a directory: ignored. */
+  nestedConfigs: string[];
+}
+
+const isYaml = (name: string) => /\.ya?ml$/i.test(name);
+
+async function walk(dir: string, root: boolean, out: Discovered, seen: Set<string>): Promise<void> {
+  const real = await realpath(dir);
+  if (seen.has(real)) return;
+  seen.add(real);
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    const full = join(dir, e.name);
+    let isDir = e.isDirectory();
+    let isFile = e.isFile();
+    if (e.isSymbolicLink()) {
+      const s = await stat(full).catch(() => undefined);
+      isDir = s?.isDirectory() ?? false;
+      isFile = s?.isFile() ?? false;
+    }
+    if (isDir) await walk(full, false, out, seen);
+    else if (isFile && isYaml(e.name)) {
+      if (CONFIG_NAMES.includes(e.name)) (root ? out.configs : out.nestedConfigs).push(full);
+      else out.manifests.push(full);
+    }
+  }
+}
+
+export async function discover(paths: readonly string[], cwd: string): Promise<Discovered> {
+  const out: Discovered = { manifests: [], configs: [], nestedConfigs: [] };
+  const seenDirs = new Set<string>();
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    let s;
+    try {
+      s = await stat(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw userError(
+        "PATH_NOT_FOUND",
+        code === "ENOENT"
+          ? `${p}: no such file or directory`
+          : `${p}: cannot read (${code ?? "error"})`,
+      );
+    }
+    if (s.isDirectory()) {
+      try {
+        await walk(abs, true, out, seenDirs);
+      } catch (e) {
+        throw userError(
+          "READ_FAILED",
+          `${p}: cannot read directory (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+        );
+      }
+    } else if (CONFIG_NAMES.includes(basename(abs))) out.configs.push(abs);
+    else out.manifests.push(abs);
+  }
+  const unique = async (files: string[]) => {
+    const seen = new Set<string>();
+    const kept: string[] = [];
+    for (const f of files) {
+      const r = await realpath(f).catch(() => f);
+      if (!seen.has(r)) {
+        seen.add(r);
+        kept.push(f);
+      }
+    }
+    return kept;
+  };
+  return {
+    manifests: await unique(out.manifests),
+    configs: await unique(out.configs),
+    nestedConfigs: await unique(out.nestedConfigs),
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * The loader: paths → files → YAML documents → schema-checked manifests → cross-reference
+ * rules → DesiredState. Problems are returned as diagnostics (all of them, sorted), never
+ * thrown; only a path that does not exist is a (typed) user error.
+ */
+import { readFile } from "node:fs/promises";
+import { relative, sep } from "node:path";
+import { checkDocument, type ValidDoc } from "./check.js";
+import { bytePosition, decodeYamlBytes } from "./decode.js";
+import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
+import { discover } from "./discover.js";
+import { normalise, repositoryIndex } from "./normalise.js";
+import { parseYamlText, type ParseOptions } from "./parse.js";
+import { runRules, type RuleContext } from "./rules/index.js";
+import type { ConfigDocument } from "./schema/config.js";
+import { schemaDiagnostics } from "./schema-errors.js";
+import { normaliseConfig } from "./settings.js";
+import type { Diagnostic, LoadResult, ManifestConfig, Source } from "./types.js";
+import { validateAgainst } from "./validator.js";
+
+export interface LoadOptions extends ParseOptions {
+  /** Diagnostics and sources name files relative to this directory (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** A file's content, already read: what loadManifestTexts works on (tests use it directly). */
+export interface ManifestInput {
+  /** As shown in diagnostics: relative, `/`-separated. */
+  file: string;
+  content: string | Uint8Array;
+  /** phctl.yaml rather than manifests. */
+  config?: boolean;
+}
+
+function decode(input: ManifestInput, out: Diagnostic[]): string | undefined {
+  if (typeof input.content === "string") return input.content;
+  const d = decodeYamlBytes(input.content);
+  if (d.ok) return d.text;
+  const at = bytePosition(input.content, d.offset);
+  out.push(makeDiagnostic("error", d.code, { file: input.file, ...at }, d.message));
+  return undefined;
+}
+
+function loadConfig(
+  input: ManifestInput | undefined,
+  opts: ParseOptions,
+  out: Diagnostic[],
+): { doc?: ConfigDocument; source?: Source } {
+  if (!input) return {};
+  const text = decode(input, out);
+  if (text === undefined) return {};
+  const { documents, diagnostics } = parseYamlText(input.file, text, opts);
+  out.push(...diagnostics.filter((d) => d.code !== "empty-file"));
+  const [first, ...rest] = documents;
+  for (const extra of rest)
+    out.push(
+      makeDiagnostic(
+        "error",
+        "config-documents",
+        extra.handle.start,
+        "phctl.yaml must hold a single document",
+      ),
+    );
+  if (!first || first.value === null || first.value === undefined) return {};
+  const errors = validateAgainst("Config", first.value);
+  if (errors.length > 0) {
+    out.push(...schemaDiagnostics(errors, first.value, first.handle, {}));
+    return {};
+  }
+  return { doc: first.value, source: first.handle.start };
+}
+
+/** What the inputs hold before normalisation: config, documents that passed their schemas. */
+export interface Collected {
+  config: ManifestConfig;
+  valid: ValidDoc[];
+  diagnostics: Diagnostic[];
+}
+
+/** Decode, parse and schema-check every input (no cross-reference rules yet). */
+export function collectDocuments(
+  inputs: readonly ManifestInput[],
+  opts: ParseOptions = {},
+): Collected {
+  const diagnostics: Diagnostic[] = [];
+  const configs = inputs.filter((i) => i.config);
+  for (const extra of configs.slice(1))
+    diagnostics.push(
+      makeDiagnostic(
+        "error",
+        "config-conflict",
+        { file: extra.file, line: 1, column: 1 },
+        `a second phctl.yaml; the first is ${configs[0]?.file ?? ""}`,
+        {
+          hint: "validate one config repository at a time",
+        },
+      ),
+    );
+  const cfg = loadConfig(configs[0], opts, diagnostics);
+  const config = normaliseConfig(cfg.doc, cfg.source);
+  const valid: ValidDoc[] = [];
+  for (const input of inputs) {
+    if (input.config) continue;
+    const text = decode(input, diagnostics);
+    if (text === undefined) continue;
+    const parsed = parseYamlText(input.file, text, opts);
+    diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      const checked = checkDocument(doc);
+      diagnostics.push(...checked.diagnostics);
+      if (checked.valid) valid.push(checked.valid);
+    }
+  }
+  return { config, valid, diagnostics };
+}
+
+/** The context the cross-reference rules run in. */
+export function ruleContext(c: Collected): RuleContext {
+  const users = new Map<string, ValidDoc<"User">>();
+  for (const d of c.valid) if (d.kind === "User" && !users.has(d.name)) users.set(d.name, d);
+  return { docs: c.valid, config: c.config, index: repositoryIndex(c.valid, c.config), users };
+}
+
+/** Load manifests from already-read contents (no file system). */
+export function loadManifestTexts(
+  inputs: readonly ManifestInput[],
+  opts: ParseOptions = {},
+): LoadResult {
+  const collected = collectDocuments(inputs, opts);
+  const diagnostics = sortDiagnostics([
+    ...collected.diagnostics,
+    ...runRules(ruleContext(collected)),
+  ]);
+  const state = diagnostics.some((d) => d.severity === "error")
+    ? undefined
+    : normalise(collected.valid, collected.config);
+  return { state, diagnostics, files: inputs.map((i) => i.file).sort() };
+}
+
+/** Files under `paths`, read; unreadable files and ignored nested configs are diagnostics. */
+export async function readInputs(
+  paths: readonly string[],
+  cwd: string,
+): Promise<{ inputs: ManifestInput[]; diagnostics: Diagnostic[] }> {
+  const found = await discover(paths.length > 0 ? paths : ["."], cwd);
+  const show = (abs: string) => relative(cwd, abs).split(sep).join("/") || ".";
+  const diagnostics: Diagnostic[] = [];
+  const read = async (abs: string, config: boolean): Promise<ManifestInput | undefined> => {
+    try {
+      return { file: show(abs), content: await readFile(abs), config };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? "error";
+      diagnostics.push(
+        makeDiagnostic(
+          "error",
+          "read-failed",
+          { file: show(abs), line: 1, column: 1 },
+          `cannot read the file (${code})`,
+        ),
+      );
+      return undefined;
+    }
+  };
+  const inputs = (
+    await Promise.all([
+      ...found.configs.map((f) => read(f, true)),
+      ...found.manifests.map((f) => read(f, false)),
+    ])
+  ).filter((i): i is ManifestInput => i !== undefined);
+  const inUse = found.configs[0];
+  for (const nested of found.nestedConfigs)
+    diagnostics.push(
+      makeDiagnostic(
+        "warning",
+        "nested-config",
+        { file: show(nested), line: 1, column: 1 },
+        "ignored: phctl.yaml is read only at the root of a directory given to phctl",
+        {
+          hint: inUse ? `the config in use is ${show(inUse)}` : "pass its directory instead",
+        },
+      ),
+    );
+  return { inputs, diagnostics };
+}
+
+/**
+ * Load the manifests under `paths` (files or directories; default `.`). Throws a user error
+ * only for a path that does not exist; everything else is a diagnostic.
+ */
+export async function loadManifests(
+  paths: readonly string[],
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  const { inputs, diagnostics: extra } = await readInputs(paths, opts.cwd ?? process.cwd());
+  const result = loadManifestTexts(inputs, opts);
+  if (extra.length === 0) return result;
+  const failed = extra.some((d) => d.severity === "error");
+  return {
+    state: failed ? undefined : result.state,
+    diagnostics: sortDiagnostics([...result.diagnostics, ...extra]),
+    files: result.files,
+  };
+}

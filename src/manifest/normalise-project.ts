@@ -1,0 +1,187 @@
+/** A valid Project document → ProjectState (access, git, artifacts), recording sources. */
+import { AccessLevels } from "../api/schemas.js";
+import type { ValidDoc } from "./check.js";
+import * as K from "./keys.js";
+import { byKey, isProtected, sortedSet, type References, type SourceMap } from "./collect.js";
+import type { FieldPath } from "./positions.js";
+import type { RepositoryIndex } from "./resolve.js";
+import { DEFAULTS } from "./schema/common.js";
+import type {
+  AccessList,
+  ArtifactRepoState,
+  GitState,
+  ManifestConfig,
+  MirrorState,
+  ProjectAccess,
+  ProjectState,
+  RepositoryState,
+} from "./types.js";
+
+type ProjectDoc = ValidDoc<"Project">;
+
+interface Context {
+  sources: SourceMap;
+  users: References;
+  index: RepositoryIndex;
+}
+
+/** Every parent of each path, plus the path: `tools/ci` → `tools`, `tools/ci`. */
+export function withParents(paths: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const p of paths) {
+    const segs = p.split("/");
+    for (let i = 1; i <= segs.length; i++) all.add(segs.slice(0, i).join("/"));
+  }
+  return [...all].sort();
+}
+
+function normaliseAccess(d: ProjectDoc, ctx: Context): ProjectAccess {
+  const slug = d.name;
+  const access = {} as ProjectAccess;
+  for (const level of AccessLevels) {
+    const input = d.value.spec.access?.[level];
+    const short = Array.isArray(input);
+    const users = short ? input : (input?.users ?? []);
+    const teams = short ? [] : (input?.organizationTeams ?? []);
+    const base: FieldPath = ["spec", "access", level];
+    users.forEach((u, i) => {
+      const at = d.handle.at(short ? [...base, i] : [...base, "users", i]);
+      ctx.sources.set(K.accessUserKey(slug, level, u), at);
+      ctx.users.add(u, at);
+    });
+    teams.forEach((t, i) =>
+      ctx.sources.set(
+        K.accessTeamKey(slug, level, t),
+        d.handle.at([...base, "organizationTeams", i]),
+      ),
+    );
+    const list: AccessList = { users: sortedSet(users), organizationTeams: sortedSet(teams) };
+    access[level] = list;
+  }
+  return access;
+}
+
+function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
+  const git = d.value.spec.git;
+  if (!git) return undefined;
+  const slug = d.name;
+  const R = DEFAULTS.repository;
+  const group = {
+    key: K.groupKey(slug),
+    path: git.group?.path ?? slug,
+    requestAccessEnabled: git.group?.requestAccessEnabled ?? DEFAULTS.group.requestAccessEnabled,
+    enableCi: git.group?.enableCi ?? DEFAULTS.group.enableCi,
+    source: d.handle.at(git.group ? ["spec", "git", "group"] : ["spec", "git"], "key"),
+  };
+  ctx.sources.set(group.key, group.source);
+  const declared = git.subgroups ?? [];
+  declared.forEach((s, i) =>
+    ctx.sources.set(K.subgroupKey(slug, s), d.handle.at(["spec", "git", "subgroups", i])),
+  );
+  const subgroups = withParents(declared);
+  for (const s of subgroups) {
+    const child = declared.find((c) => c === s || c.startsWith(`${s}/`)) ?? s;
+    const at = ctx.sources.get(K.subgroupKey(slug, child));
+    if (at) ctx.sources.set(K.subgroupKey(slug, s), at);
+  }
+  const repositories: RepositoryState[] = [];
+  (git.repositories ?? []).forEach((r, i) => {
+    const subgroup = r.subgroup ?? R.subgroup;
+    const repo: RepositoryState = {
+      key: K.repositoryKey(slug, subgroup, r.name),
+      name: r.name,
+      subgroup,
+      issueTracking: r.issueTracking ?? R.issueTracking,
+      mergeRequests: r.mergeRequests ?? R.mergeRequests,
+      requiresDCO: r.requiresDCO ?? R.requiresDCO,
+      enableLFS: r.enableLFS ?? R.enableLFS,
+      enableForking: r.enableForking ?? R.enableForking,
+      status: r.status ?? R.status,
+      persistentStorage: r.persistentStorage ?? R.persistentStorage,
+      source: d.handle.at(["spec", "git", "repositories", i]),
+    };
+    if (r.forkFrom !== undefined) {
+      repo.forkFrom = r.forkFrom;
+      const key = ctx.index.resolve(r.forkFrom)?.key;
+      if (key !== undefined && key !== repo.key) repo.forkFromKey = key;
+    }
+    if (r.commitBlocker) {
+      const lower = (xs?: string[]) => sortedSet((xs ?? []).map((x) => x.toLowerCase()));
+      repo.commitBlocker = {
+        author: lower(r.commitBlocker.author),
+        committer: lower(r.commitBlocker.committer),
+        since: r.commitBlocker.since ?? null,
+      };
+    }
+    if (r.bundle) repo.bundle = { frequency: r.bundle.frequency };
+    if (!repositories.some((x) => x.key === repo.key)) repositories.push(repo);
+    ctx.sources.set(repo.key, repo.source);
+  });
+  const mirrors: MirrorState[] = [];
+  (git.mirrors ?? []).forEach((m, i) => {
+    const mirror: MirrorState = {
+      key: K.mirrorKey(slug, m.to),
+      from: m.from,
+      to: m.to,
+      refSpaceFrom: m.refSpaceFrom,
+      refSpaceTo: m.refSpaceTo,
+      frequency: m.frequency,
+      excludeTags: m.excludeTags ?? DEFAULTS.mirror.excludeTags,
+      enabled: m.enabled ?? DEFAULTS.mirror.enabled,
+      notificationEmails: sortedSet(m.notificationEmails),
+      source: d.handle.at(["spec", "git", "mirrors", i]),
+    };
+    const toKey = ctx.index.resolve(m.to)?.key;
+    if (toKey !== undefined) mirror.toKey = toKey;
+    if (!mirrors.some((x) => x.key === mirror.key)) mirrors.push(mirror);
+    ctx.sources.set(mirror.key, mirror.source);
+  });
+  return { group, subgroups, repositories: repositories.sort(byKey), mirrors: mirrors.sort(byKey) };
+}
+
+export function normaliseProject(
+  d: ProjectDoc,
+  config: ManifestConfig,
+  ctx: Context,
+): ProjectState {
+  const s = d.value.spec;
+  const slug = d.name;
+  const P = DEFAULTS.project;
+  const licenses = s.licenses ?? [];
+  licenses.forEach((l, i) =>
+    ctx.sources.set(K.licenseKey(slug, l), d.handle.at(["spec", "licenses", i])),
+  );
+  const artifacts: ArtifactRepoState[] = [];
+  (s.artifacts?.repositories ?? []).forEach((a, i) => {
+    const name = a.name ?? slug;
+    const repo: ArtifactRepoState = {
+      key: K.artifactRepoKey(slug, name),
+      name,
+      type: a.type ?? DEFAULTS.artifactRepository.type,
+      source: d.handle.at(["spec", "artifacts", "repositories", i]),
+    };
+    if (!artifacts.some((x) => x.key === repo.key)) artifacts.push(repo);
+    ctx.sources.set(repo.key, repo.source);
+  });
+  const project: ProjectState = {
+    key: K.projectKey(slug),
+    slug,
+    title: s.title,
+    description: s.description ?? P.description,
+    visibility: s.visibility ?? P.visibility,
+    status: s.status ?? P.status,
+    externalContribution: s.externalContribution ?? P.externalContribution,
+    licenses: sortedSet(licenses),
+    access: normaliseAccess(d, ctx),
+    artifacts: { repositories: artifacts.sort(byKey) },
+    protect: isProtected(d),
+    source: d.handle.start,
+  };
+  const organization = s.organization ?? config.organization;
+  if (organization !== undefined) project.organization = organization;
+  if (s.restrictionLevel !== undefined) project.restrictionLevel = s.restrictionLevel;
+  if (s.eccn !== undefined) project.eccn = s.eccn;
+  const git = normaliseGit(d, ctx);
+  if (git) project.git = git;
+  return project;
+}

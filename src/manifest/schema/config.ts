@@ -1,0 +1,72 @@
+/** Schema of `phctl.yaml`, the optional settings file at the root of a config repository. */
+import { Type, type Static } from "@sinclair/typebox";
+import { DEFAULTS, OrganizationName, Patterns, Strict } from "./common.js";
+
+const prune = (what: string) =>
+  Type.Optional(
+    Type.Boolean({
+      default: DEFAULTS.config.prune,
+      description: `plan deletion of ${what} that no manifest declares`,
+    }),
+  );
+
+export const ConfigDocument = Strict(
+  {
+    organization: Type.Optional(
+      Type.String({ ...OrganizationName, description: "the token's parent organization" }),
+    ),
+    apiUrl: Type.Optional(
+      Type.String({
+        pattern: Patterns.httpUrl,
+        patternErrorMessage: "must be an http(s) URL",
+        description: "--api-url / PHCTL_API_URL win over it",
+      }),
+    ),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 64, default: DEFAULTS.config.concurrency }),
+    ),
+    queueTimeout: Type.Optional(
+      Type.String({
+        pattern: Patterns.duration,
+        patternErrorMessage: "must be a duration such as 90s, 10m or 1h30m",
+        default: DEFAULTS.config.queueTimeout,
+      }),
+    ),
+    maxRemovals: Type.Optional(
+      Type.Union(
+        [
+          Type.String({
+            pattern: Patterns.percent,
+            patternErrorMessage: "must be a percentage such as 25%",
+          }),
+          Type.Number({ minimum: 0, maximum: 1 }),
+        ],
+        {
+          default: DEFAULTS.config.maxRemovals,
+          description: "mass-removal guard: a percentage, or a fraction between 0 and 1",
+          errorMessage: "must be a percentage such as 25% or a fraction between 0 and 1",
+        },
+      ),
+    ),
+    prune: Type.Optional(
+      Strict(
+        {
+          groups: prune("git groups"),
+          subgroups: prune("subgroups"),
+          repositories: prune("repositories"),
+          mirrors: prune("mirrors"),
+          artifactRepositories: prune("artifact repositories"),
+        },
+        { description: "deletes are applied only with --allow-delete" },
+      ),
+    ),
+    ignore: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: "keys or globs of live objects to leave alone",
+        examples: [["project/legacy-*"]],
+      }),
+    ),
+  },
+  { title: "phctl.yaml", description: "settings of a phctl config repository" },
+);
+export type ConfigDocument = Static<typeof ConfigDocument>;

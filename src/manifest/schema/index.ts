@@ -1,0 +1,94 @@
+/**
+ * The manifest schemas as JSON Schema draft 2020-12 documents: one per kind, one for
+ * phctl.yaml, and manifest.schema.json that dispatches on `kind` (for editors). The loader
+ * validates with exactly these objects, and `npm run gen` writes them to schemas/.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { API_VERSION, SCHEMA_BASE } from "./common.js";
+import { ConfigDocument } from "./config.js";
+import { OrganizationDocument } from "./organization.js";
+import { ProjectDocument } from "./project.js";
+import { TeamDocument } from "./team.js";
+import { UserDocument } from "./user.js";
+
+/** Manifest kinds, in dependency order. */
+export const KINDS = ["Organization", "User", "Team", "Project"] as const;
+export type Kind = (typeof KINDS)[number];
+
+const kindSchemas: Record<Kind, TSchema> = {
+  Organization: OrganizationDocument,
+  User: UserDocument,
+  Team: TeamDocument,
+  Project: ProjectDocument,
+};
+
+export type JsonSchema = Record<string, unknown>;
+
+const DRAFT = "https://json-schema.org/draft/2020-12/schema";
+
+/** A plain JSON copy (TypeBox's symbol keys dropped). */
+const plain = (s: TSchema): JsonSchema => JSON.parse(JSON.stringify(s)) as JsonSchema;
+
+/** Schema file names under schemas/, by what they describe. */
+export const SCHEMA_FILES = {
+  manifest: "manifest.schema.json",
+  config: "config.schema.json",
+  organization: "organization.schema.json",
+  user: "user.schema.json",
+  team: "team.schema.json",
+  project: "project.schema.json",
+} as const;
+export type SchemaName = keyof typeof SCHEMA_FILES;
+
+function withId(name: SchemaName, s: JsonSchema): JsonSchema {
+  return { $schema: DRAFT, $id: `${SCHEMA_BASE}${SCHEMA_FILES[name]}`, ...s };
+}
+
+/** The document schema of one kind (standalone, with $id). */
+export function kindSchema(kind: Kind): JsonSchema {
+  return withId(kind.toLowerCase() as SchemaName, plain(kindSchemas[kind]));
+}
+
+export function configSchema(): JsonSchema {
+  return withId("config", plain(ConfigDocument));
+}
+
+/**
+ * Any manifest document. `if kind = X then $ref #/$defs/X` gives editors completion per kind
+ * and keeps errors to the one kind that applies (oneOf would report every branch).
+ */
+export function manifestSchema(): JsonSchema {
+  return withId("manifest", {
+    title: "phctl manifest",
+    description: "one phctl manifest document (apiVersion, kind, metadata, spec)",
+    type: "object",
+    required: ["apiVersion", "kind", "metadata"],
+    properties: {
+      apiVersion: { const: API_VERSION },
+      kind: { type: "string", enum: [...KINDS] },
+      metadata: { type: "object" },
+      spec: {},
+    },
+    additionalProperties: false,
+    allOf: KINDS.map((k) => ({
+      if: { properties: { kind: { const: k } }, required: ["kind"] },
+      then: { $ref: `#/$defs/${k}` },
+    })),
+    $defs: Object.fromEntries(KINDS.map((k) => [k, plain(kindSchemas[k])])),
+  });
+}
+
+/** Every schema by name, as written to schemas/. */
+export function allSchemas(): Record<SchemaName, JsonSchema> {
+  return {
+    manifest: manifestSchema(),
+    config: configSchema(),
+    organization: kindSchema("Organization"),
+    user: kindSchema("User"),
+    team: kindSchema("Team"),
+    project: kindSchema("Project"),
+  };
+}
+
+export const renderSchema = (name: SchemaName): string =>
+  `${JSON.stringify(allSchemas()[name], null, 2)}\n`;

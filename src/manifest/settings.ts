@@ -1,0 +1,41 @@
+/** phctl.yaml as written → ManifestConfig with defaults filled and units resolved. */
+import { DEFAULTS } from "./schema/common.js";
+import type { ConfigDocument } from "./schema/config.js";
+import type { ManifestConfig, Source } from "./types.js";
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `1h30m`, `90s`, `250ms` → milliseconds (the schema checked the shape). */
+export function parseDuration(s: string): number {
+  let total = 0;
+  for (const m of s.matchAll(/([0-9]+)(ms|s|m|h)/g))
+    total += Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  return total;
+}
+
+/** `25%` or 0.25 → 0.25. */
+export function parseFraction(v: string | number): number {
+  return typeof v === "number" ? v : Number(v.slice(0, -1)) / 100;
+}
+
+export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source): ManifestConfig {
+  const d = doc ?? {};
+  const prune = d.prune ?? {};
+  const config: ManifestConfig = {
+    concurrency: d.concurrency ?? DEFAULTS.config.concurrency,
+    queueTimeout: parseDuration(d.queueTimeout ?? DEFAULTS.config.queueTimeout),
+    maxRemovals: parseFraction(d.maxRemovals ?? DEFAULTS.config.maxRemovals),
+    prune: {
+      groups: prune.groups ?? DEFAULTS.config.prune,
+      subgroups: prune.subgroups ?? DEFAULTS.config.prune,
+      repositories: prune.repositories ?? DEFAULTS.config.prune,
+      mirrors: prune.mirrors ?? DEFAULTS.config.prune,
+      artifactRepositories: prune.artifactRepositories ?? DEFAULTS.config.prune,
+    },
+    ignore: [...new Set(d.ignore ?? [])].sort(),
+  };
+  if (d.organization !== undefined) config.organization = d.organization;
+  if (d.apiUrl !== undefined) config.apiUrl = d.apiUrl;
+  if (source) config.source = source;
+  return config;
+}
