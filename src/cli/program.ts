@@ -7,6 +7,8 @@ import { registerServe } from "./serve.js";
 import { registerApi } from "./api.js";
 import { registerValidate } from "./validate.js";
 import { registerSchema } from "./schema.js";
+import { registerPlan } from "./plan.js";
+import { registerDrift } from "./drift.js";
 
 export function buildProgram(): Command {
   const program = new Command("phctl")
@@ -30,6 +32,8 @@ export function buildProgram(): Command {
   registerApi(program);
   registerValidate(program);
   registerSchema(program);
+  registerPlan(program);
+  registerDrift(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -25,12 +25,18 @@ export const organizationKind = defineKind<OrganizationFields>({
       dependsOn: [],
       protect: o.protect,
     })),
-  read: async (ctx) =>
-    (await readOrganizations(ctx)).map((o) => ({
-      key: organizationKey(o.name),
-      fields: { name: o.name },
-      ids: { id: o.id },
-    })),
+  // The token's parent organization is the frame, not a managed object: it is read only
+  // when a manifest declares it (then it is in sync, never created).
+  read: async (ctx, state) =>
+    (await readOrganizations(ctx))
+      .filter(
+        (o) => o.parentOrganization !== null || state.organizations.some((d) => d.name === o.name),
+      )
+      .map((o) => ({
+        key: organizationKey(o.name),
+        fields: { name: o.name },
+        ids: { id: o.id },
+      })),
   create: async (api, entry) => {
     await api.call("organizations.create", { body: { organization: String(entry.after?.name) } });
   },

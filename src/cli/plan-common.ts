@@ -1,0 +1,120 @@
+/**
+ * What `plan`, `drift` and `apply` share: load the manifests (diagnostics printed, exit 1 on
+ * errors), connect (embedded server by default), make the plan, and render it.
+ */
+import { writeFileSync, renameSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Command } from "commander";
+import { PhctlError, userError } from "../errors.js";
+import { formatDiagnostic } from "../manifest/diagnostics.js";
+import { loadManifests } from "../manifest/load.js";
+import type { DesiredState, Diagnostic } from "../manifest/types.js";
+import type { Plan } from "../engine/plan.js";
+import { runPlan } from "../engine/run-plan.js";
+import { renderJson } from "../render/json.js";
+import { renderMarkdown } from "../render/markdown.js";
+import { COLOR, PLAIN, useColor } from "../render/style.js";
+import { renderText } from "../render/text.js";
+import { connect, type GlobalOptions } from "./config.js";
+
+export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
+export function checkFormat(format: string): PlanFormat {
+  if (!(PLAN_FORMATS as readonly string[]).includes(format)) {
+    throw userError(
+      "BAD_FLAG",
+      `--format must be one of ${PLAN_FORMATS.join(", ")} (got ${format})`,
+    );
+  }
+  return format as PlanFormat;
+}
+
+/** Load and validate; print every diagnostic to stderr; refuse on errors. */
+export async function loadOrFail(
+  paths: string[],
+): Promise<{ state: DesiredState; diagnostics: Diagnostic[] }> {
+  const { state, diagnostics, files } = await loadManifests(paths);
+  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (files.length === 0)
+    throw userError("NO_MANIFESTS", `no manifest files (*.yaml, *.yml) in ${paths.join(" ")}`);
+  if (!state) {
+    const errors = diagnostics.filter((d) => d.severity === "error").length;
+    throw userError(
+      "INVALID_MANIFESTS",
+      `${errors} error${errors === 1 ? "" : "s"} in the manifests; nothing was planned`,
+    );
+  }
+  return { state, diagnostics };
+}
+
+export interface PlanRun {
+  plan: Plan;
+  state: DesiredState;
+  close(): Promise<void>;
+  connection: Awaited<ReturnType<typeof connect>>;
+}
+
+/** Load, connect, plan. The caller closes the connection (apply keeps using it). */
+export async function makePlan(
+  paths: string[],
+  cmd: Command,
+  targets?: string[],
+): Promise<PlanRun> {
+  const { state, diagnostics } = await loadOrFail(paths);
+  const global = cmd.optsWithGlobals<GlobalOptions>();
+  const withConfigUrl: GlobalOptions =
+    global.apiUrl || process.env.PHCTL_API_URL || !state.config.apiUrl
+      ? global
+      : { ...global, apiUrl: state.config.apiUrl };
+  const connection = await connect(
+    withConfigUrl,
+    state.config.organization ? { organization: state.config.organization } : {},
+  );
+  try {
+    const plan = await runPlan({
+      api: connection.client,
+      state,
+      apiUrl: connection.embedded ? "embedded" : connection.apiUrl,
+      diagnostics,
+      ...(targets && targets.length > 0 ? { targets } : {}),
+    });
+    return { plan, state, connection, close: () => connection.close() };
+  } catch (e) {
+    await connection.close();
+    throw e;
+  }
+}
+
+export function render(
+  plan: Plan,
+  format: PlanFormat,
+  o: { verbose?: boolean; color?: boolean; artifactHint?: string },
+): string {
+  switch (format) {
+    case "json":
+      return renderJson(plan);
+    case "markdown":
+      return renderMarkdown(plan, o.artifactHint ? { artifactHint: o.artifactHint } : {});
+    case "text":
+      return renderText(plan, {
+        style: useColor(process.stdout, o.color) ? COLOR : PLAIN,
+        verbose: o.verbose === true,
+      });
+  }
+}
+
+/** Write a file whole or not at all (temp file + rename). */
+export function writeAtomically(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    throw new PhctlError(
+      "WRITE_FAILED",
+      `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+    );
+  }
+}
