@@ -32,8 +32,8 @@ function thingKind(
       mode === "unmanaged"
         ? { mode }
         : mode === "prune"
-          ? { mode, setting: "repositories", parentKey: (k) => k.split("/thing/")[0]! }
-          : { mode, parentKey: (k) => k.split("/thing/")[0]! },
+          ? { mode, setting: "repositories", parentKey: (k) => k.split("/thing/")[0] }
+          : { mode, parentKey: (k) => k.split("/thing/")[0] },
     immutable: { color: { action: "blocked", reason: "the color cannot be changed" } },
     destructiveDelete: true,
     desired: () => desired,
@@ -64,7 +64,7 @@ function state(prune: Partial<PruneSettings> = {}, ignore: string[] = []): Desir
     referencedUsers: [],
     referencedOrganizations: [],
     sources: { "project/p": src },
-  } as unknown as DesiredState;
+  };
 }
 
 const ctx = (s: DesiredState): DiffContext => ({
