@@ -7,7 +7,7 @@ import type { ApiClient } from "../api/client.js";
 import { PhctlError } from "../errors.js";
 import type { Diagnostic, DesiredState, Source } from "../manifest/types.js";
 import { kinds as allKinds } from "../kinds/index.js";
-import type { ResourceKind } from "../kinds/kind.js";
+import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { readLive } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
 import { buildPlan } from "./planner.js";
@@ -26,7 +26,18 @@ export interface RunPlanOptions {
 
 const where = (s: Source) => `${s.file}:${s.line}:${s.column}`;
 
+/** A plan and the live objects it was made from (apply needs their ids). */
+export interface PlanResult {
+  plan: Plan;
+  /** Live objects by key, all kinds. */
+  live: Map<string, LiveObject>;
+}
+
 export async function runPlan(o: RunPlanOptions): Promise<Plan> {
+  return (await runPlanWithLive(o)).plan;
+}
+
+export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
   const started = performance.now();
   const callsBefore = o.api.metrics.snapshot().calls;
   const kinds = o.kinds ?? allKinds;
@@ -61,13 +72,18 @@ export async function runPlan(o: RunPlanOptions): Promise<Plan> {
     .filter((d) => d.severity === "warning")
     .map((d) => ({ message: d.message, source: { file: d.file, line: d.line, column: d.column } }));
   const parent = orgs.find((x) => x.parentOrganization === null)?.name ?? "";
-  return buildPlan({
-    state: o.state,
+  // Without an organization in phctl.yaml, the token's parent organization is the default.
+  const state =
+    o.state.config.organization || !parent
+      ? o.state
+      : { ...o.state, config: { ...o.state.config, organization: parent } };
+  const plan = buildPlan({
+    state,
     kinds,
     live: live.live,
     ctx: live.ctx,
     apiUrl: o.apiUrl,
-    organization: o.state.config.organization ?? parent,
+    organization: state.config.organization ?? parent,
     warnings,
     ...(o.targets ? { targets: o.targets } : {}),
     stats: {
@@ -76,4 +92,7 @@ export async function runPlan(o: RunPlanOptions): Promise<Plan> {
       durationMs: Math.round(performance.now() - started),
     },
   });
+  const byKey = new Map<string, LiveObject>();
+  for (const list of live.live.values()) for (const l of list) byKey.set(l.key, l);
+  return { plan, live: byKey };
 }

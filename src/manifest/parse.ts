@@ -29,6 +29,8 @@ export function parseYamlText(
     lineCounter: lines,
     prettyErrors: false,
     uniqueKeys: true,
+    // Problems become diagnostics; the library must not print process warnings of its own.
+    logLevel: "error",
     // `<<: *defaults` merge keys (YAML 1.1, widely used to share repository settings).
     merge: true,
   });

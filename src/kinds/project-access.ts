@@ -1,0 +1,133 @@
+/**
+ * ProjectAccess (`project/<slug>/access/<level>/user/<username>`): a user on one of the six
+ * access levels of a project; identity only. Each level's list is authoritative under its
+ * project: revoking access is the point, so a live member no manifest lists is removed.
+ * Adding at developers, maintainers or reporters is queued (entitlement queue: apply waits
+ * for the job); admins, controllers and editors are immediate. Editors need an active wiki
+ * account, and the user must exist (declared or live): otherwise the entry is blocked.
+ *
+ * Reads: no call of its own (the roles of each declared project that exists live come from
+ * the project detail the Project kind reads).
+ */
+import { createOrFind } from "../api/create-or-find.js";
+import { AccessLevels, type AccessLevel } from "../api/schemas.js";
+import { accessUserKey, projectKey, userKey, userServiceKey } from "../manifest/keys.js";
+import type { DesiredState } from "../manifest/types.js";
+import { defineKind } from "./kind.js";
+import {
+  blockedCreate,
+  declaredLiveProjects,
+  fetchProject,
+  field,
+  goneOk,
+  parentProjectKey,
+  settle,
+} from "./project-shared.js";
+
+export type AccessFields = {
+  project: string;
+  level: AccessLevel;
+  username: string;
+};
+
+/** Levels whose adds go through the entitlement queue (the git host is called). */
+export const QUEUED_LEVELS: ReadonlySet<AccessLevel> = new Set([
+  "developers",
+  "maintainers",
+  "reporters",
+]);
+
+function dependsOn(state: DesiredState, slug: string, level: AccessLevel, username: string) {
+  const user = state.users.find((u) => u.username === username);
+  return [
+    projectKey(slug),
+    ...(user ? [userKey(username)] : []),
+    ...(user && level === "editors" && user.services.wiki
+      ? [userServiceKey(username, "wiki")]
+      : []),
+  ];
+}
+
+function levelOf(value: string): AccessLevel {
+  const level = AccessLevels.find((l) => l === value);
+  if (!level) throw new Error(`internal: unknown access level ${value}`);
+  return level;
+}
+
+export const projectAccessKind = defineKind<AccessFields>({
+  kind: "ProjectAccess",
+  ownership: { mode: "authoritative", parentKey: parentProjectKey },
+  immutable: {},
+  destructiveDelete: true,
+  desired: (state) =>
+    state.projects.flatMap((p) =>
+      AccessLevels.flatMap((level) =>
+        p.access[level].users.map((username) => {
+          const key = accessUserKey(p.slug, level, username);
+          return {
+            key,
+            fields: { project: p.slug, level, username },
+            source: state.sources[key] ?? p.source,
+            dependsOn: dependsOn(state, p.slug, level, username),
+          };
+        }),
+      ),
+    ),
+  read: async (ctx, state) =>
+    (await declaredLiveProjects(ctx, state)).flatMap(({ live }) =>
+      AccessLevels.flatMap((level) =>
+        live.roles[level].map((username) => ({
+          key: accessUserKey(live.projectSlug, level, username),
+          fields: { project: live.projectSlug, level, username },
+          ids: {},
+        })),
+      ),
+    ),
+  check: (d, l, ctx) => {
+    if (l) return undefined;
+    const { username, level } = d.fields;
+    const declared = ctx.state.users.some((u) => u.username === username);
+    if (!declared && !ctx.liveUsers.has(username))
+      return blockedCreate(
+        "ProjectAccess",
+        d,
+        "username",
+        `user ${username} does not exist: declare it in a User manifest or create it first`,
+      );
+    if (level === "editors" && !ctx.wikiUsers.has(username))
+      return blockedCreate(
+        "ProjectAccess",
+        d,
+        "username",
+        `editors need an active wiki account: user ${username} has none`,
+      );
+    return undefined;
+  },
+  create: async (api, entry) => {
+    const projectSlug = field(entry.after, "project");
+    const level = levelOf(field(entry.after, "level"));
+    const username = field(entry.after, "username");
+    // A queued add shows in the roles only once its job completes: re-read a few times.
+    const tries = QUEUED_LEVELS.has(level) ? 5 : 1;
+    await createOrFind(
+      async () => {
+        await api.callAndWait("access.addUser", { params: { projectSlug, level, username } });
+        return true;
+      },
+      () =>
+        settle(
+          async () =>
+            (await fetchProject(api, projectSlug))?.roles[level].includes(username)
+              ? true
+              : undefined,
+          tries,
+        ),
+    );
+  },
+  delete: async (api, _entry, live) => {
+    const { project, level, username } = live.fields;
+    await goneOk(() =>
+      api.call("access.removeUser", { params: { projectSlug: project, level, username } }),
+    );
+  },
+});
