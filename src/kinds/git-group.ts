@@ -45,22 +45,25 @@ export const gitGroupKind = defineKind<GroupFields>({
       dependsOn: [p.key],
       protect: p.protect,
     })),
+  // Only projects that declare `git` manage their group (and what is under it).
   read: async (ctx, state) => {
     const found = await Promise.all(
-      state.projects.map(async (p) => {
-        const g = await readGroup(ctx, p.slug);
-        if (!g) return undefined;
-        const live: LiveObject<GroupFields> = {
-          key: groupKey(p.slug),
-          fields: {
-            path: g.path,
-            requestAccessEnabled: g.request_access_enabled,
-            enableCi: g.enable_ci,
-          },
-          ids: { id: g.id },
-        };
-        return live;
-      }),
+      state.projects
+        .filter((p) => p.git)
+        .map(async (p) => {
+          const g = await readGroup(ctx, p.slug);
+          if (!g) return undefined;
+          const live: LiveObject<GroupFields> = {
+            key: groupKey(p.slug),
+            fields: {
+              path: g.path,
+              requestAccessEnabled: g.request_access_enabled,
+              enableCi: g.enable_ci,
+            },
+            ids: { id: g.id },
+          };
+          return live;
+        }),
     );
     return found.filter((g) => g !== undefined);
   },

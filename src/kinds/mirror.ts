@@ -111,9 +111,12 @@ export const mirrorKind = defineKind<MirrorFields>({
   read: async (ctx, state) =>
     (
       await Promise.all(
-        state.projects.map(async (p) =>
-          liveMirrors(p.slug, await readMirrors(ctx, p.slug), p.git?.mirrors ?? []),
-        ),
+        // Only projects that declare `git` manage their mirrors.
+        state.projects
+          .filter((p) => p.git)
+          .map(async (p) =>
+            liveMirrors(p.slug, await readMirrors(ctx, p.slug), p.git?.mirrors ?? []),
+          ),
       )
     ).flat(),
   create: async (api, entry) => {

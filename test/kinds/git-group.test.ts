@@ -144,8 +144,8 @@ describe("against the server", () => {
         ids: { id: expect.any(Number) },
       },
     ]);
-    // project list + tf-a's group + docs' group (404: docs has none); "other" is not declared.
-    expect(calls).toBe(3);
+    // project list + tf-a's group; docs declares no git section, "other" is not declared.
+    expect(calls).toBe(2);
   });
 
   it("creates the group, then plans nothing; an update names exactly the changed flag", async () => {
@@ -189,19 +189,18 @@ describe("against the server", () => {
     expect(t.server.requestLog.filter((r) => r.seq > seq)).toEqual([]);
   });
 
-  it("the group of a project declared without git: unmanaged, deleted only with prune.groups", async () => {
+  it("the group of a project declared without git is out of scope, even with prune.groups", async () => {
     seed(t.server.ctx, {
       parentOrganization: "acme",
       projects: [{ slug: "docs", name: "Docs", git: {} }],
     });
     const kept = await planFor(t.client, load(NO_GIT), [gitGroupKind]);
     expect(kept.plan.entries).toEqual([]);
-    expect(kept.plan.unmanaged.map((u) => u.key)).toEqual(["project/docs/group"]);
+    expect(kept.plan.unmanaged).toEqual([]);
 
     const pruning = load(NO_GIT, "organization: acme\nprune: { groups: true }\n");
     const p = await planFor(t.client, pruning, [gitGroupKind]);
-    expect(lines(p.plan)).toEqual(["delete project/docs/group"]);
-    await execute(t.client, p);
-    expect((await t.call("GET", "/v1/projects/docs/git/groups")).status).toBe(404);
+    expect(p.plan.entries).toEqual([]);
+    expect((await t.call("GET", "/v1/projects/docs/git/groups")).status).toBe(200);
   });
 });

@@ -208,12 +208,12 @@ describe("against the server", () => {
   const mirrorsOf = async () =>
     (await t.call("GET", "/v1/projects/fw/git/mirrors", { query: { limit: 100 } })).body.data;
 
-  it("reads 1 paged call per declared live project", async () => {
+  it("reads 1 paged call per declared live project with a git section", async () => {
     seedFw(inSync);
     const s = load(`${fwDoc(MIRRORS)}---\n${projectDoc("docs", "title: Docs")}`);
     const { objects, calls } = await readKind(t.client, mirrorKind, s);
     expect(objects.map((o) => o.fields)).toEqual([MAIN!.fields, OLD!.fields]); // oldest first
-    expect(calls).toBe(3); // project list + fw + docs
+    expect(calls).toBe(2); // project list + fw (docs declares no git section)
   });
 
   it("creates an enabled and a disabled mirror (notes name the manifest line), then no changes", async () => {
