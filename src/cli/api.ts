@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { ApiError } from "../api/errors.js";
 import type { QueryValue } from "../api/request.js";
 import { userError } from "../errors.js";
-import { connect, type GlobalOptions } from "./config.js";
+import type { GlobalOptions } from "./config.js";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -102,6 +102,7 @@ Without --api-url / PHCTL_API_URL the call goes to the embedded reference server
       const body = o.data === undefined ? undefined : readData(o.data);
       const query = parseQuery(o.query);
       const global = cmd.optsWithGlobals<GlobalOptions>();
+      const { connect } = await import("./config.js");
       const conn = await connect(global);
       try {
         const opts = {

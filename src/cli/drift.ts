@@ -4,7 +4,6 @@
  * The report names every drifted object and field.
  */
 import type { Command } from "commander";
-import { checkFormat, makePlan, render } from "./plan-common.js";
 import type { GlobalOptions } from "./config.js";
 
 export function registerDrift(program: Command): void {
@@ -21,6 +20,8 @@ Examples:
   phctl drift --format json > drift.json`,
     )
     .action(async (paths: string[], o: { format: string }, cmd: Command) => {
+      // Loaded when the command runs: `validate` and `--help` need none of the engine.
+      const { checkFormat, makePlan, render } = await import("./plan-common.js");
       const format = checkFormat(o.format);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const run = await makePlan(paths, cmd);

@@ -5,7 +5,6 @@
  */
 import type { Command } from "commander";
 import type { Plan } from "../engine/plan.js";
-import { checkFormat, makePlan, render, writeAtomically } from "./plan-common.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
 
@@ -58,6 +57,8 @@ Examples:
   phctl plan . --base ../main-checkout --format markdown`,
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
+      // Loaded when the command runs: `validate` and `--help` need none of the engine.
+      const { checkFormat, makePlan, render, writeAtomically } = await import("./plan-common.js");
       const format = checkFormat(o.format);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const run = await makePlan(paths, cmd, o.target);
