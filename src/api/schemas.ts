@@ -29,15 +29,17 @@ export const Visibility = StringEnum(["public", "private"] as const);
 export const ProjectStatus = StringEnum(["active", "inactive", "archived"] as const);
 export const Tristate = StringEnum(["enabled", "private", "disabled"] as const);
 export const RepoStatus = StringEnum(["active", "archived"] as const);
-export const MirrorFrequency = StringEnum(["once", "daily", "weekly"] as const);
-export const MirrorStatus = StringEnum([
+export const MirrorFrequencies = ["once", "daily", "weekly"] as const;
+export const MirrorFrequency = StringEnum(MirrorFrequencies);
+export const MirrorStatuses = [
   "pending",
   "inactive",
   "mirrored",
   "in-progress",
   "failed",
   "deleted",
-] as const);
+] as const;
+export const MirrorStatus = StringEnum(MirrorStatuses);
 export const ArtifactRepoTypes = [
   "alpine",
   "bower",

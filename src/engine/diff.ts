@@ -25,8 +25,25 @@ export function changedFields(desired: Fields, live: Fields): FieldChange[] {
   return out;
 }
 
-function source(d: DesiredObject | undefined) {
+/** The plan-entry form of a desired object's source. */
+export function sourceRef(d: DesiredObject | undefined): PlanEntry["source"] {
   return d?.source ? { file: d.source.file, line: d.source.line, column: d.source.column } : null;
+}
+
+/** The default entry of an object declared in the manifests and absent live. */
+export function createEntry(kind: string, d: DesiredObject): PlanEntry {
+  return {
+    key: d.key,
+    kind,
+    action: "create",
+    before: null,
+    after: { ...d.fields },
+    changes: [],
+    reason: "declared in the manifests, absent live",
+    source: sourceRef(d),
+    dependsOn: [...d.dependsOn],
+    destructive: false,
+  };
 }
 
 /** Entries for one key: nothing when in sync; create, update, and ticket/blocked for immutable fields. */
@@ -38,22 +55,7 @@ export function diffObject(
 ): PlanEntry[] {
   const checked = kind.check?.(d, l, ctx);
   if (checked) return Array.isArray(checked) ? checked : [checked];
-  if (!l) {
-    return [
-      {
-        key: d.key,
-        kind: kind.kind,
-        action: "create",
-        before: null,
-        after: { ...d.fields },
-        changes: [],
-        reason: "declared in the manifests, absent live",
-        source: source(d),
-        dependsOn: [...d.dependsOn],
-        destructive: false,
-      },
-    ];
-  }
+  if (!l) return [createEntry(kind.kind, d)];
   const changes = changedFields(d.fields, l.fields);
   if (changes.length === 0) return [];
   const fixed = changes.filter((c) => kind.immutable[c.field]);
@@ -68,7 +70,7 @@ export function diffObject(
       after: pick(d.fields, mutable),
       changes: mutable,
       reason: `${mutable.map((c) => c.field).join(", ")} differ${mutable.length === 1 ? "s" : ""}`,
-      source: source(d),
+      source: sourceRef(d),
       dependsOn: [...d.dependsOn],
       destructive: false,
     });
@@ -83,7 +85,7 @@ export function diffObject(
       after: { [c.field]: c.after },
       changes: [c],
       reason: rule.reason,
-      source: source(d),
+      source: sourceRef(d),
       dependsOn: [],
       destructive: false,
     };

@@ -39,10 +39,11 @@ const recreate = (what: string): ImmutableRule => ({
 
 const sortedSet = (xs: readonly string[]) => [...new Set(xs)].sort();
 
-export function mirrorFields(m: LiveMirror): MirrorFields {
+/** A mirror's fields, normalised the same way on both sides (declared and live). */
+function normalised(m: Omit<MirrorState, "key" | "toKey" | "source">): MirrorFields {
   return {
-    to: m.repoURLTo,
-    from: m.repoURLFrom,
+    to: m.to,
+    from: m.from,
     refSpaceFrom: m.refSpaceFrom,
     refSpaceTo: m.refSpaceTo,
     frequency: m.frequency,
@@ -50,6 +51,11 @@ export function mirrorFields(m: LiveMirror): MirrorFields {
     enabled: m.enabled,
     notificationEmails: sortedSet(m.notificationEmails),
   };
+}
+
+/** A live mirror's fields (the API names its ends repoURLTo and repoURLFrom). */
+export function mirrorFields(m: LiveMirror): MirrorFields {
+  return normalised({ ...m, to: m.repoURLTo, from: m.repoURLFrom });
 }
 
 /**
@@ -93,16 +99,7 @@ export const mirrorKind = defineKind<MirrorFields>({
     state.projects.flatMap((p) =>
       (p.git?.mirrors ?? []).map((m) => ({
         key: m.key,
-        fields: {
-          to: m.to,
-          from: m.from,
-          refSpaceFrom: m.refSpaceFrom,
-          refSpaceTo: m.refSpaceTo,
-          frequency: m.frequency,
-          excludeTags: m.excludeTags,
-          enabled: m.enabled,
-          notificationEmails: sortedSet(m.notificationEmails),
-        },
+        fields: normalised(m),
         source: m.source,
         dependsOn: [p.key, ...(m.toKey ? [m.toKey] : [])],
         protect: p.protect,

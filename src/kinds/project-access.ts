@@ -16,12 +16,15 @@ import type { DesiredState } from "../manifest/types.js";
 import { defineKind } from "./kind.js";
 import {
   blockedCreate,
-  declaredLiveProjects,
+  desiredMembers,
   fetchProject,
   field,
   goneOk,
+  levelIn,
+  liveMembers,
   parentProjectKey,
   settle,
+  type LevelMembers,
 } from "./project-shared.js";
 
 export type AccessFields = {
@@ -48,41 +51,23 @@ function dependsOn(state: DesiredState, slug: string, level: AccessLevel, userna
   ];
 }
 
-function levelOf(value: string): AccessLevel {
-  const level = AccessLevels.find((l) => l === value);
-  if (!level) throw new Error(`internal: unknown access level ${value}`);
-  return level;
-}
+/** The users of each level: identity fields, keys, and what must exist first. */
+const USERS: LevelMembers<AccessLevel, AccessFields> = {
+  levels: AccessLevels,
+  key: accessUserKey,
+  fields: (project, level, username) => ({ project, level, username }),
+  declared: (p, level) => p.access[level].users,
+  live: (p, level) => p.roles[level],
+  dependsOn,
+};
 
 export const projectAccessKind = defineKind<AccessFields>({
   kind: "ProjectAccess",
   ownership: { mode: "authoritative", parentKey: parentProjectKey },
   immutable: {},
   destructiveDelete: true,
-  desired: (state) =>
-    state.projects.flatMap((p) =>
-      AccessLevels.flatMap((level) =>
-        p.access[level].users.map((username) => {
-          const key = accessUserKey(p.slug, level, username);
-          return {
-            key,
-            fields: { project: p.slug, level, username },
-            source: state.sources[key] ?? p.source,
-            dependsOn: dependsOn(state, p.slug, level, username),
-          };
-        }),
-      ),
-    ),
-  read: async (ctx, state) =>
-    (await declaredLiveProjects(ctx, state)).flatMap(({ live }) =>
-      AccessLevels.flatMap((level) =>
-        live.roles[level].map((username) => ({
-          key: accessUserKey(live.projectSlug, level, username),
-          fields: { project: live.projectSlug, level, username },
-          ids: {},
-        })),
-      ),
-    ),
+  desired: (state) => desiredMembers(USERS, state),
+  read: (ctx, state) => liveMembers(USERS, ctx, state),
   check: (d, l, ctx) => {
     if (l) return undefined;
     const { username, level } = d.fields;
@@ -105,7 +90,7 @@ export const projectAccessKind = defineKind<AccessFields>({
   },
   create: async (api, entry) => {
     const projectSlug = field(entry.after, "project");
-    const level = levelOf(field(entry.after, "level"));
+    const level = levelIn(AccessLevels, field(entry.after, "level"), "access level");
     const username = field(entry.after, "username");
     // A queued add shows in the roles only once its job completes: re-read a few times.
     const tries = QUEUED_LEVELS.has(level) ? 5 : 1;

@@ -8,6 +8,7 @@
  * from the project detail the Project kind reads; the catalogue is read once by live.ts).
  */
 import { createOrFind } from "../api/create-or-find.js";
+import { sourceRef } from "../engine/diff.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { licenseKey, projectKey } from "../manifest/keys.js";
 import { defineKind } from "./kind.js";
@@ -17,7 +18,6 @@ import {
   field,
   goneOk,
   parentProjectKey,
-  sourceRef,
 } from "./project-shared.js";
 
 export type LicenseFields = {

@@ -4,11 +4,10 @@
  * that follow from them, and the support-ticket text of visibility, organization and eccn
  * changes, written the way a person would ask.
  */
-import { changedFields, defaultTicket } from "../engine/diff.js";
+import { changedFields, createEntry, defaultTicket, sourceRef } from "../engine/diff.js";
 import type { PlanEntry } from "../engine/plan.js";
 import type { ProjectState } from "../manifest/types.js";
 import type { DesiredObject, LiveObject } from "./kind.js";
-import { sourceRef } from "./project-shared.js";
 
 type Status = ProjectState["status"];
 
@@ -67,16 +66,7 @@ export function blockedStatus(
 /** A new project declared inactive: created (active), with a warning saying why it stays so. */
 export function createInactive(d: DesiredObject<ProjectFields>): PlanEntry {
   return {
-    key: d.key,
-    kind: "Project",
-    action: "create",
-    before: null,
-    after: { ...d.fields },
-    changes: [],
-    reason: "declared in the manifests, absent live",
-    source: sourceRef(d),
-    dependsOn: [...d.dependsOn],
-    destructive: false,
+    ...createEntry("Project", d),
     warnings: [
       "status inactive cannot be set through the API: the project is created active and its status stays blocked",
     ],

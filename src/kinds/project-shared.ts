@@ -1,8 +1,9 @@
 /**
  * What the project kinds (Project, ProjectLicense, ProjectAccess, ProjectTeamAccess) share:
  * the declared projects that exist live with their detail (read once per plan through the
- * ReadContext, so roles and licenses cost no extra call), a desired object's plan source,
- * and the re-reads that make a POST safe to repeat after an ambiguous failure.
+ * ReadContext, so roles and licenses cost no extra call), the desired and live members of
+ * an access list's levels, and the re-reads that make a POST safe to repeat after an
+ * ambiguous failure.
  */
 import type { ApiClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
@@ -10,9 +11,10 @@ import { sleep } from "../api/limit.js";
 import { orAbsent, type ReadContext } from "../engine/read-context.js";
 import { readProject, type LiveProject } from "../engine/readers.js";
 import type { PlanEntry } from "../engine/plan.js";
+import { createEntry } from "../engine/diff.js";
 import { projectKey } from "../manifest/keys.js";
 import type { DesiredState, ProjectState } from "../manifest/types.js";
-import type { DesiredObject } from "./kind.js";
+import type { DesiredObject, Fields, LiveObject } from "./kind.js";
 
 /** A declared project and its live detail. */
 export interface DeclaredLive {
@@ -34,9 +36,66 @@ export async function declaredLiveProjects(
   return all.filter((p): p is DeclaredLive => p.live !== undefined);
 }
 
-/** The plan-entry form of a desired object's source. */
-export function sourceRef(d: DesiredObject): PlanEntry["source"] {
-  return d.source ? { file: d.source.file, line: d.source.line, column: d.source.column } : null;
+/**
+ * An access list of projects (ProjectAccess: users on six levels; ProjectTeamAccess:
+ * organization teams on three): one object per member of each level, declared or live.
+ */
+export interface LevelMembers<L extends string, F extends Fields> {
+  levels: readonly L[];
+  /** The member's key on that level of the project. */
+  key(slug: string, level: L, member: string): string;
+  /** The member's identity fields. */
+  fields(slug: string, level: L, member: string): F;
+  /** The members a manifest lists on the level. */
+  declared(project: ProjectState, level: L): readonly string[];
+  /** The members the live project has on the level. */
+  live(project: LiveProject, level: L): readonly string[];
+  /** The keys that must exist before the member is added. */
+  dependsOn(state: DesiredState, slug: string, level: L, member: string): string[];
+}
+
+/** The declared members of every level of every project (source: the member's line). */
+export function desiredMembers<L extends string, F extends Fields>(
+  list: LevelMembers<L, F>,
+  state: DesiredState,
+): DesiredObject<F>[] {
+  return state.projects.flatMap((p) =>
+    list.levels.flatMap((level) =>
+      list.declared(p, level).map((member) => {
+        const key = list.key(p.slug, level, member);
+        return {
+          key,
+          fields: list.fields(p.slug, level, member),
+          source: state.sources[key] ?? p.source,
+          dependsOn: list.dependsOn(state, p.slug, level, member),
+        };
+      }),
+    ),
+  );
+}
+
+/** The live members of every level of the declared projects that exist live (no call of its own). */
+export async function liveMembers<L extends string, F extends Fields>(
+  list: LevelMembers<L, F>,
+  ctx: ReadContext,
+  state: DesiredState,
+): Promise<LiveObject<F>[]> {
+  return (await declaredLiveProjects(ctx, state)).flatMap(({ live }) =>
+    list.levels.flatMap((level) =>
+      list.live(live, level).map((member) => ({
+        key: list.key(live.projectSlug, level, member),
+        fields: list.fields(live.projectSlug, level, member),
+        ids: {},
+      })),
+    ),
+  );
+}
+
+/** The level named by an entry's field (`what`: the error's wording), one of `levels`. */
+export function levelIn<L extends string>(levels: readonly L[], value: string, what: string): L {
+  const level = levels.find((l) => l === value);
+  if (!level) throw new Error(`internal: unknown ${what} ${value}`);
+  return level;
 }
 
 /** The project's detail read fresh (apply: never the plan's memoised read), or undefined. */
@@ -91,16 +150,10 @@ export function blockedCreate(
   reason: string,
 ): PlanEntry {
   return {
-    key: d.key,
-    kind,
+    ...createEntry(kind, d),
     action: "blocked",
-    before: null,
-    after: { ...d.fields },
-    changes: [],
     reason,
-    source: sourceRef(d),
     dependsOn: [],
-    destructive: false,
     blocked: { field, reason },
   };
 }

@@ -16,12 +16,15 @@ import { accessTeamKey, projectKey } from "../manifest/keys.js";
 import { defineKind } from "./kind.js";
 import {
   blockedCreate,
-  declaredLiveProjects,
+  desiredMembers,
   fetchProject,
   field,
   goneOk,
+  levelIn,
+  liveMembers,
   parentProjectKey,
   settle,
+  type LevelMembers,
 } from "./project-shared.js";
 
 export type TeamAccessFields = {
@@ -30,11 +33,15 @@ export type TeamAccessFields = {
   team: string;
 };
 
-function levelOf(value: string): TeamLevel {
-  const level = TeamLevels.find((l) => l === value);
-  if (!level) throw new Error(`internal: unknown team access level ${value}`);
-  return level;
-}
+/** The organization teams of each level: identity fields and keys; the project comes first. */
+const TEAMS: LevelMembers<TeamLevel, TeamAccessFields> = {
+  levels: TeamLevels,
+  key: accessTeamKey,
+  fields: (project, level, team) => ({ project, level, team }),
+  declared: (p, level) => p.access[level].organizationTeams,
+  live: (p, level) => p.roles.organizationTeams[level],
+  dependsOn: (_state, slug) => [projectKey(slug)],
+};
 
 /** Is the team on that level of the project, read fresh (re-read a few times: jobs settle)? */
 const assigned = (api: ApiClient, slug: string, level: TeamLevel, team: string, want: boolean) =>
@@ -49,30 +56,8 @@ export const projectTeamAccessKind = defineKind<TeamAccessFields>({
   ownership: { mode: "authoritative", parentKey: parentProjectKey },
   immutable: {},
   destructiveDelete: true,
-  desired: (state) =>
-    state.projects.flatMap((p) =>
-      TeamLevels.flatMap((level) =>
-        p.access[level].organizationTeams.map((team) => {
-          const key = accessTeamKey(p.slug, level, team);
-          return {
-            key,
-            fields: { project: p.slug, level, team },
-            source: state.sources[key] ?? p.source,
-            dependsOn: [projectKey(p.slug)],
-          };
-        }),
-      ),
-    ),
-  read: async (ctx, state) =>
-    (await declaredLiveProjects(ctx, state)).flatMap(({ live }) =>
-      TeamLevels.flatMap((level) =>
-        live.roles.organizationTeams[level].map((team) => ({
-          key: accessTeamKey(live.projectSlug, level, team),
-          fields: { project: live.projectSlug, level, team },
-          ids: {},
-        })),
-      ),
-    ),
+  desired: (state) => desiredMembers(TEAMS, state),
+  read: (ctx, state) => liveMembers(TEAMS, ctx, state),
   check: (d, l, ctx) =>
     l || ctx.orgTeams.has(d.fields.team)
       ? undefined
@@ -84,7 +69,7 @@ export const projectTeamAccessKind = defineKind<TeamAccessFields>({
         ),
   create: async (api, entry) => {
     const projectSlug = field(entry.after, "project");
-    const level = levelOf(field(entry.after, "level"));
+    const level = levelIn(TeamLevels, field(entry.after, "level"), "team access level");
     const team = field(entry.after, "team");
     await createOrFind(
       async () => {

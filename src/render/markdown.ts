@@ -4,9 +4,9 @@
  * `maxChars` (default 60,000, below GitHub's comment limit): when the details do not fit
  * they are cut, with a pointer to the JSON plan artifact. A pure function of the plan.
  */
-import type { Action, Plan, PlanEntry } from "../engine/plan.js";
+import type { Plan, PlanEntry } from "../engine/plan.js";
 import { projectOf } from "../engine/plan.js";
-import { formatCount, formatSource, formatValue } from "./style.js";
+import { ACTION_SYMBOL, formatCount, formatSource, formatValue } from "./style.js";
 import { summaryLine } from "./text.js";
 
 export interface MarkdownOptions {
@@ -15,23 +15,17 @@ export interface MarkdownOptions {
   artifactHint?: string;
 }
 
-const SYMBOL: Record<Action, string> = {
-  create: "+",
-  update: "~",
-  delete: "-",
-  ticket: "!",
-  blocked: "!",
-};
-
 function detailLines(e: PlanEntry): string[] {
   const src = formatSource(e.source);
-  const lines = [`${SYMBOL[e.action]} ${e.key} (${e.kind}) ${e.action}${src ? `  # ${src}` : ""}`];
+  const lines = [
+    `${ACTION_SYMBOL[e.action]} ${e.key} (${e.kind}) ${e.action}${src ? `  # ${src}` : ""}`,
+  ];
   if (e.action === "create" && e.after) {
     for (const [k, v] of Object.entries(e.after)) lines.push(`+     ${k}: ${formatValue(v)}`);
   }
   for (const c of e.changes)
     lines.push(
-      `${SYMBOL[e.action]}     ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
+      `${ACTION_SYMBOL[e.action]}     ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
     );
   if (e.blocked) lines.push(`!     reason: ${e.blocked.reason}`);
   return lines;

@@ -1,3 +1,14 @@
+import type { Action } from "../engine/plan.js";
+
+/** The mark of each action in the plan's lines (`+ ~ - !`). */
+export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
+  create: "+",
+  update: "~",
+  delete: "-",
+  ticket: "!",
+  blocked: "!",
+};
+
 /** Colour for terminal output: on for a TTY unless NO_COLOR or --no-color; a no-op otherwise. */
 export interface Style {
   green(s: string): string;

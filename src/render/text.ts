@@ -4,7 +4,14 @@
  * summary. A pure function of the plan.
  */
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
-import { formatCount, formatSource, formatValue, PLAIN, type Style } from "./style.js";
+import {
+  ACTION_SYMBOL,
+  formatCount,
+  formatSource,
+  formatValue,
+  PLAIN,
+  type Style,
+} from "./style.js";
 
 export interface TextOptions {
   style?: Style;
@@ -12,13 +19,6 @@ export interface TextOptions {
   verbose?: boolean;
 }
 
-const SYMBOL: Record<Action, string> = {
-  create: "+",
-  update: "~",
-  delete: "-",
-  ticket: "!",
-  blocked: "!",
-};
 const VERB: Record<Action, string> = {
   create: "will be created",
   update: "will be updated in place",
@@ -44,7 +44,7 @@ function paint(style: Style, action: Action, s: string): string {
 
 function entryLines(e: PlanEntry, style: Style): string[] {
   const src = formatSource(e.source);
-  const head = `  ${paint(style, e.action, SYMBOL[e.action])} ${style.bold(e.key)} ${style.dim(`(${e.kind})`)} ${VERB[e.action]}${src ? style.dim(`  ${src}`) : ""}`;
+  const head = `  ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${style.bold(e.key)} ${style.dim(`(${e.kind})`)} ${VERB[e.action]}${src ? style.dim(`  ${src}`) : ""}`;
   const lines = [head];
   if (e.action === "create" && e.after) {
     for (const [k, v] of Object.entries(e.after))
@@ -52,7 +52,7 @@ function entryLines(e: PlanEntry, style: Style): string[] {
   }
   for (const c of e.changes) {
     lines.push(
-      `      ${paint(style, e.action, SYMBOL[e.action])} ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
+      `      ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
     );
   }
   if (e.blocked) lines.push(`      reason: ${e.blocked.reason}`);

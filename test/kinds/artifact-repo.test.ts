@@ -5,16 +5,13 @@ import { diffObject } from "../../src/engine/diff.js";
 import { artifactRepoKind, declaredName, livePrefix } from "../../src/kinds/artifact-repo.js";
 import { seed } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
+import { diffContext, lines, load, projectDoc } from "../helpers/kinds.js";
 import {
   actualOutcome,
   applyAndReplan,
-  diffContext,
   execute,
   expectedOutcome,
-  lines,
-  load,
   planFor,
-  projectDoc,
   readKind,
 } from "./git-fixtures.js";
 

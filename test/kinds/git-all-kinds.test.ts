@@ -8,7 +8,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seed } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
-import { execute, lines, load, planFor, projectDoc } from "./git-fixtures.js";
+import { lines, load, projectDoc } from "../helpers/kinds.js";
+import { execute, planFor } from "./git-fixtures.js";
 
 const DOCS = `${projectDoc(
   "upstream",

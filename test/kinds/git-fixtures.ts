@@ -1,24 +1,23 @@
 /**
  * Shared by the tests of the git and artifact kinds (GitGroup, Subgroup, Repository, Mirror,
- * ArtifactRepo): manifests from YAML text, a DiffContext, a stand-in Project kind (so the
- * planner sees the parent keys of pruned objects without depending on the Project kind's
- * own reads), a plan against a server, and a small executor that walks the plan's
- * dependencies (creates and updates after what they depend on, deletes in reverse).
+ * ArtifactRepo): a stand-in Project kind (so the planner sees the parent keys of pruned
+ * objects without depending on the Project kind's own reads), the helpers of
+ * test/helpers/kinds.ts bound to these kinds, one kind's read alone, and the expected and
+ * actual outcome of a diff.
  */
 import type { ApiClient } from "../../src/api/client.js";
-import type { Plan, PlanEntry } from "../../src/engine/plan.js";
-import { buildPlan } from "../../src/engine/planner.js";
+import type { PlanEntry } from "../../src/engine/plan.js";
 import { ReadContext } from "../../src/engine/read-context.js";
 import { readProjects } from "../../src/engine/readers.js";
 import { artifactRepoKind } from "../../src/kinds/artifact-repo.js";
 import { gitGroupKind } from "../../src/kinds/git-group.js";
-import type { DiffContext, LiveObject, ResourceKind } from "../../src/kinds/kind.js";
+import type { LiveObject, ResourceKind } from "../../src/kinds/kind.js";
 import { mirrorKind } from "../../src/kinds/mirror.js";
 import { repositoryKind } from "../../src/kinds/repository.js";
 import { subgroupKind } from "../../src/kinds/subgroup.js";
-import { loadManifestTexts } from "../../src/manifest/index.js";
 import { projectKey } from "../../src/manifest/keys.js";
 import type { DesiredState } from "../../src/manifest/types.js";
+import { executeInDependencyOrder, kindHarness, readKindsOnly } from "../helpers/kinds.js";
 
 /** Projects as parents only: declared ones exist when live, no fields of their own. */
 export const projectStub: ResourceKind = {
@@ -50,70 +49,16 @@ export const GIT_KINDS: readonly ResourceKind[] = [
   artifactRepoKind,
 ];
 
-/** Desired state of manifests written inline (and phctl.yaml). */
-export function load(manifests: string, config = "organization: acme\n"): DesiredState {
-  const r = loadManifestTexts([
-    { file: "phctl.yaml", content: config, config: true },
-    { file: "projects/p.yaml", content: manifests },
-  ]);
-  const errors = r.diagnostics.filter((d) => d.severity === "error");
-  if (!r.state || errors.length > 0)
-    throw new Error(`manifests invalid: ${JSON.stringify(errors, null, 2)}`);
-  return r.state;
-}
-
-/** A Project document (spec indented under `spec:`), optionally with annotations. */
-export function projectDoc(slug: string, spec: string, annotations = ""): string {
-  const meta = annotations
-    ? `{ name: ${slug}, annotations: { ${annotations} } }`
-    : `{ name: ${slug} }`;
-  return `apiVersion: phctl/v1\nkind: Project\nmetadata: ${meta}\nspec:\n${spec
-    .trim()
-    .split("\n")
-    .map((l) => `  ${l}`)
-    .join("\n")}\n`;
-}
-
-export function diffContext(state: DesiredState): DiffContext {
-  return {
-    state,
-    licenses: new Set(),
-    orgTeams: new Set(),
-    liveUsers: new Set(),
-    wikiUsers: new Set(),
-  };
-}
-
-export interface Planned {
-  plan: Plan;
-  live: Map<string, LiveObject[]>;
-  /** API calls of the read. */
-  calls: number;
-}
-
-/** Read the given kinds (plus the project stand-in) and build the plan. */
-export async function planFor(
-  api: ApiClient,
-  state: DesiredState,
-  kinds: readonly ResourceKind[] = GIT_KINDS,
-): Promise<Planned> {
-  const all = [projectStub, ...kinds];
-  const before = api.metrics.snapshot().calls;
-  const rc = new ReadContext(api);
-  const read = await Promise.all(all.map((k) => k.read(rc, state)));
-  const live = new Map(all.map((k, i) => [k.kind, read[i] ?? []]));
-  const plan = buildPlan({
-    state,
-    kinds: all,
-    live,
-    ctx: diffContext(state),
-    apiUrl: "test",
-    organization: "acme",
-    stats: { objectsRead: rc.objects, apiCalls: 0, durationMs: 0 },
-    now: "2026-01-01T00:00:00.000Z",
-  });
-  return { plan, live, calls: api.metrics.snapshot().calls - before };
-}
+/**
+ * Plan (the given kinds, GIT_KINDS by default, after the project stand-in; their own reads
+ * only, with an empty DiffContext), execute in dependency order (creates and updates after
+ * what they depend on, deletes in reverse), plan again.
+ */
+export const { planFor, execute, applyAndReplan } = kindHarness(GIT_KINDS, {
+  parents: [projectStub],
+  read: readKindsOnly,
+  execute: executeInDependencyOrder,
+});
 
 /** The live objects of one kind, read alone, and the calls that took. */
 export async function readKind(
@@ -125,38 +70,6 @@ export async function readKind(
   const objects = await kind.read(new ReadContext(api), state);
   return { objects, calls: api.metrics.snapshot().calls - before };
 }
-
-/**
- * Carry out the create/update/delete entries one at a time: an entry runs once every entry
- * it depends on has run; deletes run after, in reverse. Ticket/blocked entries are never sent.
- */
-export async function execute(api: ApiClient, { plan, live }: Planned): Promise<void> {
-  const liveByKey = new Map([...live.values()].flat().map((l) => [l.key, l]));
-  const kindOf = (e: PlanEntry) => [projectStub, ...GIT_KINDS].find((k) => k.kind === e.kind)!;
-  const pending = plan.entries.filter((e) => e.action === "create" || e.action === "update");
-  const planned = new Set(pending.map((e) => e.key));
-  const done = new Set<string>();
-  while (pending.length > 0) {
-    const i = pending.findIndex((e) => e.dependsOn.every((d) => !planned.has(d) || done.has(d)));
-    if (i < 0) throw new Error(`dependency cycle among ${pending.map((e) => e.key).join(", ")}`);
-    const [e] = pending.splice(i, 1);
-    const k = kindOf(e);
-    if (e.action === "create") await k.create!(api, e, liveByKey.get(e.key));
-    else await k.update!(api, e, liveByKey.get(e.key)!);
-    done.add(e.key);
-  }
-  const deletes = plan.entries.filter((e) => e.action === "delete").reverse();
-  for (const e of deletes) await kindOf(e).delete!(api, e, liveByKey.get(e.key)!);
-}
-
-/** Plan, apply, and plan again. */
-export async function applyAndReplan(api: ApiClient, state: DesiredState): Promise<Planned> {
-  await execute(api, await planFor(api, state));
-  return planFor(api, state);
-}
-
-/** Entries as `action key` lines (compact assertions). */
-export const lines = (p: Plan): string[] => p.entries.map((e) => `${e.action} ${e.key}`).sort();
 
 /**
  * What diffObject must say for desired fields `a` against live fields `b` of one key: the

@@ -6,16 +6,13 @@ import { gitGroupKind } from "../../src/kinds/git-group.js";
 import type { DesiredObject, LiveObject } from "../../src/kinds/kind.js";
 import { seed } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
+import { diffContext, lines, load, projectDoc } from "../helpers/kinds.js";
 import {
   actualOutcome,
   applyAndReplan,
-  diffContext,
   execute,
   expectedOutcome,
-  lines,
-  load,
   planFor,
-  projectDoc,
   readKind,
 } from "./git-fixtures.js";
 

@@ -9,15 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { repositoryKind } from "../../src/kinds/repository.js";
 import { seed, type SeedProject } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
-import {
-  applyAndReplan,
-  execute,
-  lines,
-  load,
-  planFor,
-  projectDoc,
-  readKind,
-} from "./git-fixtures.js";
+import { lines, load, projectDoc } from "../helpers/kinds.js";
+import { applyAndReplan, execute, planFor, readKind } from "./git-fixtures.js";
 
 const UPSTREAM_SEED: SeedProject = {
   slug: "upstream",

@@ -5,15 +5,8 @@ import { diffObject } from "../../src/engine/diff.js";
 import { parentPath, subgroupKind } from "../../src/kinds/subgroup.js";
 import { seed } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
-import {
-  applyAndReplan,
-  diffContext,
-  lines,
-  load,
-  planFor,
-  projectDoc,
-  readKind,
-} from "./git-fixtures.js";
+import { diffContext, lines, load, projectDoc } from "../helpers/kinds.js";
+import { applyAndReplan, planFor, readKind } from "./git-fixtures.js";
 
 const FW = projectDoc(
   "fw",

@@ -7,16 +7,13 @@ import type { DesiredObject, LiveObject } from "../../src/kinds/kind.js";
 import { liveMirrors, mirrorKind } from "../../src/kinds/mirror.js";
 import { seed, type SeedMirror } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
+import { diffContext, lines, load, projectDoc } from "../helpers/kinds.js";
 import {
   actualOutcome,
   applyAndReplan,
-  diffContext,
   execute,
   expectedOutcome,
-  lines,
-  load,
   planFor,
-  projectDoc,
   readKind,
 } from "./git-fixtures.js";
 

@@ -7,14 +7,8 @@ import type { LiveObject, ResourceKind } from "../../src/kinds/kind.js";
 import { projectAccessKind } from "../../src/kinds/project-access.js";
 import { projectLicenseKind } from "../../src/kinds/project-license.js";
 import { projectTeamAccessKind } from "../../src/kinds/project-team-access.js";
-import {
-  PROJECT_KINDS,
-  desiredByKey,
-  diffContext,
-  lines,
-  load,
-  projectDoc,
-} from "./project-fixtures.js";
+import { lines, load, projectDoc } from "../helpers/kinds.js";
+import { PROJECT_KINDS, desiredByKey, diffContext } from "./project-fixtures.js";
 
 const USERS = `apiVersion: phctl/v1
 kind: User

@@ -9,15 +9,8 @@ import { ReadContext } from "../../src/engine/read-context.js";
 import { projectKind } from "../../src/kinds/project.js";
 import { seed, type SeedDocument } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
-import {
-  PROJECT_KINDS,
-  applyAndReplan,
-  execute,
-  lines,
-  load,
-  planFor,
-  projectDoc,
-} from "./project-fixtures.js";
+import { lines, load, projectDoc } from "../helpers/kinds.js";
+import { PROJECT_KINDS, applyAndReplan, execute, planFor } from "./project-fixtures.js";
 
 const person = (username: string, wiki = false) => ({
   username,

@@ -11,7 +11,8 @@ import {
   unreachableStatus,
   type ProjectFields,
 } from "../../src/kinds/project.js";
-import { diffContext, load, projectDoc } from "./project-fixtures.js";
+import { load, projectDoc } from "../helpers/kinds.js";
+import { diffContext } from "./project-fixtures.js";
 
 const TFA = projectDoc(
   "tf-a",

@@ -12,7 +12,8 @@ import {
   recordFields,
   type RepoFields,
 } from "../../src/kinds/repository-fields.js";
-import { actualOutcome, diffContext, expectedOutcome, load, projectDoc } from "./git-fixtures.js";
+import { diffContext, load, projectDoc } from "../helpers/kinds.js";
+import { actualOutcome, expectedOutcome } from "./git-fixtures.js";
 
 const UPSTREAM = projectDoc(
   "upstream",

@@ -9,15 +9,8 @@ import { buildPlan } from "../../src/engine/planner.js";
 import type { LiveObject } from "../../src/kinds/kind.js";
 import { TEAM_FLAGS, teamKind } from "../../src/kinds/team.js";
 import { parseMemberKey, teamMemberKind } from "../../src/kinds/team-member.js";
-import {
-  desiredOf,
-  diff,
-  diffContext,
-  liveOf,
-  load,
-  teamDoc,
-  userDoc,
-} from "./user-team-fixtures.js";
+import { diffContext } from "../helpers/kinds.js";
+import { desiredOf, diff, liveOf, load, teamDoc, userDoc } from "./user-team-fixtures.js";
 
 const state = load(
   teamDoc("maint", "services: { gitservice: true, wiki: false }\nmembers: [jdoe, asmith, jdoe]") +

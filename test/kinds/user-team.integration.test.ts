@@ -13,16 +13,8 @@ import { userServiceKind } from "../../src/kinds/user-service.js";
 import type { OperationId } from "../../src/api/routes.js";
 import { seed } from "../../src/server/seed.js";
 import { startClient, type ClientFixture } from "../api/helpers.js";
-import {
-  applyAndReplan,
-  execute,
-  fieldLines,
-  lines,
-  load,
-  planFor,
-  teamDoc,
-  userDoc,
-} from "./user-team-fixtures.js";
+import { fieldLines, lines } from "../helpers/kinds.js";
+import { applyAndReplan, execute, load, planFor, teamDoc, userDoc } from "./user-team-fixtures.js";
 
 let f: ClientFixture;
 

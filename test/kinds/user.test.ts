@@ -9,15 +9,8 @@ import { buildPlan } from "../../src/engine/planner.js";
 import type { LiveObject } from "../../src/kinds/kind.js";
 import { userKind } from "../../src/kinds/user.js";
 import { parseServiceKey, userServiceKind } from "../../src/kinds/user-service.js";
-import {
-  desiredOf,
-  diff,
-  diffContext,
-  liveOf,
-  load,
-  orgDoc,
-  userDoc,
-} from "./user-team-fixtures.js";
+import { diffContext } from "../helpers/kinds.js";
+import { desiredOf, diff, liveOf, load, orgDoc, userDoc } from "./user-team-fixtures.js";
 
 const JDOE = userDoc(
   "jdoe",

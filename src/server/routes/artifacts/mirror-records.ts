@@ -4,7 +4,7 @@
  * lookup of one mirror inside a project.
  */
 import type { Static } from "@sinclair/typebox";
-import type { Mirror } from "../../../api/schemas.js";
+import { MirrorFrequencies, MirrorStatuses, type Mirror } from "../../../api/schemas.js";
 import type { ServerContext } from "../../context.js";
 import { notFound } from "../../errors.js";
 import { bool, json } from "../../store/db.js";
@@ -14,15 +14,8 @@ export type MirrorRecord = Static<typeof Mirror>;
 export type MirrorStatus = MirrorRecord["status"];
 export type MirrorFrequency = MirrorRecord["frequency"];
 
-export const MIRROR_STATUSES: readonly MirrorStatus[] = [
-  "pending",
-  "inactive",
-  "mirrored",
-  "in-progress",
-  "failed",
-  "deleted",
-];
-export const MIRROR_FREQUENCIES: readonly MirrorFrequency[] = ["once", "daily", "weekly"];
+export const MIRROR_STATUSES: readonly MirrorStatus[] = MirrorStatuses;
+export const MIRROR_FREQUENCIES: readonly MirrorFrequency[] = MirrorFrequencies;
 
 export interface MirrorRow {
   id: number;

@@ -7,15 +7,12 @@
 import { ArtifactRepoTypes } from "../../../api/schemas.js";
 import type { ServerContext } from "../../context.js";
 import type { SeedArtifactRepo, SeedCounts, SeedDocument, SeedMirror } from "../../seed.js";
+import { addCount } from "../section.js";
 import { isoNow } from "../../store/db.js";
 import type { ProjectRow } from "../../store/lookups.js";
 import { cleanPath } from "./artifact-paths.js";
 import { liveRepoName, mimeType, simulatedSize } from "./artifact-records.js";
 import { MIRROR_STATUSES, mirrorUrlProblem } from "./mirror-records.js";
-
-const add = (counts: SeedCounts, kind: string, n = 1) => {
-  if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
-};
 
 function seedMirrors(
   ctx: ServerContext,
@@ -56,7 +53,7 @@ function seedMirrors(
       },
     );
   }
-  add(counts, "mirrors", mirrors.length);
+  addCount(counts, "mirrors", mirrors.length);
 }
 
 function seedArtifactRepos(
@@ -85,7 +82,7 @@ function seedArtifactRepos(
         now,
       ).lastInsertRowid,
     );
-    add(counts, "artifactRepos");
+    addCount(counts, "artifactRepos");
     const paths = new Set<string>();
     for (const f of a.files ?? []) {
       const path = cleanPath(f.path);
@@ -109,7 +106,7 @@ function seedArtifactRepos(
         },
       );
     }
-    add(counts, "artifactFiles", paths.size);
+    addCount(counts, "artifactFiles", paths.size);
   }
 }
 

@@ -8,8 +8,8 @@ import { conflict, notFound } from "../../errors.js";
 import { isoNow } from "../../store/db.js";
 import { requireProject, type ProjectRow } from "../../store/lookups.js";
 import { requireLiveRepo, requireScope } from "./common.js";
-import { pipelineRecord } from "../projects/pipelines.js";
-import { bundleRecord, type BundleRow, type PipelineRow } from "./records.js";
+import { pipelineRecord, type PipelineRow } from "../projects/pipelines.js";
+import { bundleRecord, type BundleRow } from "./records.js";
 
 /** Latest pipelines answered per bundle (spec, Limits). */
 export const BUNDLE_PIPELINES = 10;

@@ -15,8 +15,7 @@ import type { DoraPoint } from "../../../api/schemas.js";
 import type { Caller, ServerContext } from "../../context.js";
 import { defineHandlers, type QueryOf } from "../../context.js";
 import { notFound, ruleViolated } from "../../errors.js";
-import { PIPELINE_FAILED, PIPELINE_SUCCESS } from "../projects/pipelines.js";
-import type { PipelineRow } from "./records.js";
+import { PIPELINE_FAILED, PIPELINE_SUCCESS, type PipelineRow } from "../projects/pipelines.js";
 import { resolveGroupPath, resolveRepoPath } from "./resolve.js";
 
 type DoraQuery = QueryOf<"dora.project">;

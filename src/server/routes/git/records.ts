@@ -154,16 +154,3 @@ export function bundleRecord(b: BundleRow, projectSlug: string): Static<typeof B
     created: b.created,
   };
 }
-
-/** A pipelines row (records come from the projects section's `pipelineRecord`). */
-export interface PipelineRow {
-  id: number;
-  project_id: number;
-  bundle_id: number | null;
-  status: string;
-  ref: string;
-  sha: string;
-  created: string;
-  finished: string | null;
-  duration: number;
-}

@@ -67,6 +67,39 @@ type Settings = {
   enableForking: boolean;
 };
 
+/** The settings that take the spec's defaults when absent (on create, and on PUT). */
+type DefaultedSettings = Omit<Settings, "name" | "status">;
+
+/** The settings given, with the spec's defaults for the absent ones. */
+export function withRepoDefaults(given: {
+  [K in keyof DefaultedSettings]?: DefaultedSettings[K] | undefined;
+}): DefaultedSettings {
+  return {
+    issueTracking: given.issueTracking ?? REPO_DEFAULTS.issueTracking,
+    mergeRequests: given.mergeRequests ?? REPO_DEFAULTS.mergeRequests,
+    requiresDCO: given.requiresDCO ?? REPO_DEFAULTS.requiresDCO,
+    enableLFS: given.enableLFS ?? REPO_DEFAULTS.enableLFS,
+    enableForking: given.enableForking ?? REPO_DEFAULTS.enableForking,
+  };
+}
+
+/**
+ * The values of the columns issue_tracking, merge_requests, requires_dco, enable_lfs and
+ * enable_forking, in that order, for the settings given (defaults for the absent ones).
+ */
+export function settingColumns(
+  given: Parameters<typeof withRepoDefaults>[0],
+): [string, string, number, number, number] {
+  const s = withRepoDefaults(given);
+  return [
+    s.issueTracking,
+    s.mergeRequests,
+    Number(s.requiresDCO),
+    Number(s.enableLFS),
+    Number(s.enableForking),
+  ];
+}
+
 function update(ctx: ServerContext, scope: GitScope, repo: RepoRow, next: Settings) {
   if (next.name !== repo.name) assertNoClash(ctx, scope, repo.subgroup_id, next.name, "", repo.id);
   // The slug is the repository's path on the git host: a rename keeps it (and the clone URLs).
@@ -75,11 +108,7 @@ function update(ctx: ServerContext, scope: GitScope, repo: RepoRow, next: Settin
        requires_dco = ?, enable_lfs = ?, enable_forking = ? WHERE id = ?`,
     next.name,
     next.status,
-    next.issueTracking,
-    next.mergeRequests,
-    Number(next.requiresDCO),
-    Number(next.enableLFS),
-    Number(next.enableForking),
+    ...settingColumns(next),
     repo.id,
   );
   return ok(repoById(ctx, scope, repo.id), "repository updated");
@@ -142,11 +171,7 @@ export const repoHandlers = defineHandlers({
         sub?.id ?? null,
         body.name,
         slug,
-        body.issueTracking ?? REPO_DEFAULTS.issueTracking,
-        body.mergeRequests ?? REPO_DEFAULTS.mergeRequests,
-        Number(body.requiresDCO ?? REPO_DEFAULTS.requiresDCO),
-        Number(body.enableLFS ?? REPO_DEFAULTS.enableLFS),
-        Number(body.enableForking ?? REPO_DEFAULTS.enableForking),
+        ...settingColumns(body),
         isoNow(ctx.now()),
       ).lastInsertRowid,
     );
@@ -166,11 +191,7 @@ export const repoHandlers = defineHandlers({
     return update(ctx, s, repo, {
       name: body.name ?? now.name,
       status: body.status ?? now.status,
-      issueTracking: body.issueTracking ?? REPO_DEFAULTS.issueTracking,
-      mergeRequests: body.mergeRequests ?? REPO_DEFAULTS.mergeRequests,
-      requiresDCO: body.requiresDCO ?? REPO_DEFAULTS.requiresDCO,
-      enableLFS: body.enableLFS ?? REPO_DEFAULTS.enableLFS,
-      enableForking: body.enableForking ?? REPO_DEFAULTS.enableForking,
+      ...withRepoDefaults(body),
     });
   },
 

@@ -6,31 +6,17 @@
  * are cached per seed, so a large seed costs a few statements per row.
  */
 import type { ServerContext } from "../../context.js";
-import { HttpError } from "../../errors.js";
 import { isoNow } from "../../store/db.js";
 import type { GroupRow, ProjectRow } from "../../store/lookups.js";
 import type { SeedCounts, SeedDocument, SeedProject, SeedRepository } from "../../seed.js";
+import { addCount, seedContext } from "../section.js";
 import { writeBlocker } from "./blockers.js";
 import { insertBundle } from "./bundles.js";
 import { normalisePath, slugOf } from "./common.js";
 import { insertGroup } from "./groups.js";
-import { REPO_DEFAULTS } from "./repos.js";
+import { settingColumns } from "./repos.js";
 import { insertStorage } from "./storage.js";
 import { ensureSubgroupPath } from "./subgroups.js";
-
-const bump = (counts: SeedCounts, key: string, n = 1) => {
-  if (n > 0) counts[key] = (counts[key] ?? 0) + n;
-};
-
-/** Prefix a seed error with the object it came from (API rule errors included). */
-function context<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    const message = e instanceof HttpError || e instanceof Error ? e.message : String(e);
-    throw new Error(`${what}: ${message}`);
-  }
-}
 
 const repoKey = (project: string, subgroup: string, name: string) =>
   `${project}\u0000${normalisePath(subgroup)}\u0000${name}`;
@@ -79,7 +65,7 @@ class GitSeed {
       (x, candidate) => paths.get(key(x, candidate)),
     );
     paths.set(key(p, path), p.slug);
-    bump(this.counts, "gitGroups");
+    addCount(this.counts, "gitGroups");
     return group;
   }
 
@@ -90,7 +76,7 @@ class GitSeed {
     const known = cache.get(path);
     if (known !== undefined) return known;
     const { levels, created } = ensureSubgroupPath(this.ctx, group.id, path);
-    bump(this.counts, "subgroups", created.length);
+    addCount(this.counts, "subgroups", created.length);
     for (const l of levels) cache.set(l.path, l.id);
     return levels[levels.length - 1].id;
   }
@@ -148,11 +134,7 @@ class GitSeed {
         r.name,
         slug,
         status,
-        r.issueTracking ?? REPO_DEFAULTS.issueTracking,
-        r.mergeRequests ?? REPO_DEFAULTS.mergeRequests,
-        Number(r.requiresDCO ?? REPO_DEFAULTS.requiresDCO),
-        Number(r.enableLFS ?? REPO_DEFAULTS.enableLFS),
-        Number(r.enableForking ?? REPO_DEFAULTS.enableForking),
+        ...settingColumns(r),
         r.forkOf ? this.source(r.forkOf) : 0,
         isoNow(now),
         lastPush,
@@ -160,18 +142,18 @@ class GitSeed {
         status === "deleted" ? isoNow(now) : null,
       ).lastInsertRowid,
     );
-    bump(this.counts, "repositories");
+    addCount(this.counts, "repositories");
     if (r.commitBlocker) {
       writeBlocker(ctx, id, {
         author: r.commitBlocker.author ?? [],
         committer: r.commitBlocker.committer ?? [],
         since: r.commitBlocker.since ?? null,
       });
-      bump(this.counts, "commitBlockers");
+      addCount(this.counts, "commitBlockers");
     }
     if (r.persistentStorage) {
       insertStorage(ctx, id);
-      bump(this.counts, "persistentStorage");
+      addCount(this.counts, "persistentStorage");
     }
     let parent: string | undefined;
     commits.forEach((c, i) => {
@@ -195,7 +177,7 @@ class GitSeed {
       );
       parent = sha;
     });
-    bump(this.counts, "commits", commits.length);
+    addCount(this.counts, "commits", commits.length);
     if (status !== "deleted")
       this.repos.set(repoKey(p.slug, normalisePath(r.subgroup), r.name), id);
     return id;
@@ -214,7 +196,7 @@ class GitSeed {
         repoId = hit;
       }
       insertBundle(this.ctx, p, repoId, b.frequency);
-      bump(this.counts, "bundles");
+      addCount(this.counts, "bundles");
     }
   }
 
@@ -242,7 +224,7 @@ class GitSeed {
     list.forEach((pl, i) => {
       if (pl.bundle && ids[i] !== undefined) {
         this.ctx.db.run("UPDATE pipelines SET bundle_id = ? WHERE id = ?", bundle.id, ids[i]);
-        bump(this.counts, "bundlePipelines");
+        addCount(this.counts, "bundlePipelines");
       }
     });
   }
@@ -253,14 +235,14 @@ export function seedGit(ctx: ServerContext, doc: SeedDocument, counts: SeedCount
   for (const sp of doc.projects ?? []) {
     const git = sp.git;
     if (!git && !sp.pipelines?.some((pl) => pl.bundle)) continue;
-    context(`seed: git of project ${sp.slug}`, () => {
+    seedContext(`seed: git of project ${sp.slug}`, () => {
       const p = s.project(sp.slug);
       if (git) {
         const group = s.group(p, git);
         const subgroups = new Map<string, number>();
         for (const path of git.subgroups ?? []) s.subgroup(group, subgroups, path);
         for (const r of git.repositories ?? []) {
-          context(`repository ${r.name}`, () =>
+          seedContext(`repository ${r.name}`, () =>
             s.repo(p, group, s.subgroup(group, subgroups, r.subgroup), r),
           );
         }

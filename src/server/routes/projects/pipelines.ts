@@ -12,7 +12,8 @@ import { requireProject } from "../../store/lookups.js";
 export const PIPELINE_SUCCESS = "success";
 export const PIPELINE_FAILED = "failed";
 
-interface PipelineRow {
+/** A pipelines row (also read by the git section: bundles' pipelines, DORA metrics). */
+export interface PipelineRow {
   id: number;
   project_id: number;
   bundle_id: number | null;

@@ -19,7 +19,13 @@ import { bool } from "../../store/db.js";
 /** A project row joined with its organization's name (what list queries select). */
 export type ProjectWithOrg = ProjectRow & { org_name: string };
 
-export function projectListItem(p: ProjectWithOrg): Static<typeof ProjectListItem> {
+/** The columns of a project the slim list item shows (users' and teams' lists select only these). */
+export type ProjectItemView = Pick<
+  ProjectWithOrg,
+  "id" | "slug" | "name" | "description" | "visibility" | "status" | "org_name"
+>;
+
+export function projectListItem(p: ProjectItemView): Static<typeof ProjectListItem> {
   return {
     id: p.id,
     projectSlug: p.slug,
@@ -31,28 +37,34 @@ export function projectListItem(p: ProjectWithOrg): Static<typeof ProjectListIte
   };
 }
 
+/** The names of each level (every level present, empty when none), in the rows' order. */
+function byLevel<L extends string>(
+  levels: readonly L[],
+  rows: readonly { level: L; name: string }[],
+): Record<L, string[]> {
+  const out = Object.fromEntries(levels.map((l) => [l, [] as string[]])) as Record<L, string[]>;
+  for (const r of rows) out[r.level].push(r.name);
+  return out;
+}
+
 /** The six levels as sorted usernames, and the organization teams (sorted paths) per level. */
 export function projectRoles(ctx: ServerContext, projectId: number): Static<typeof Roles> {
-  const users = Object.fromEntries(AccessLevels.map((l) => [l, [] as string[]])) as Record<
-    AccessLevel,
-    string[]
-  >;
-  for (const r of ctx.db.all<{ level: AccessLevel; username: string }>(
-    `SELECT a.level, u.username FROM project_access a JOIN users u ON u.id = a.user_id
-     WHERE a.project_id = ? ORDER BY u.username`,
-    projectId,
-  ))
-    users[r.level].push(r.username);
-  const teams = Object.fromEntries(TeamLevels.map((l) => [l, [] as string[]])) as Record<
-    TeamLevel,
-    string[]
-  >;
-  for (const r of ctx.db.all<{ level: TeamLevel; path: string }>(
-    `SELECT a.level, t.path FROM project_org_teams a JOIN org_teams t ON t.id = a.org_team_id
-     WHERE a.project_id = ? ORDER BY t.path`,
-    projectId,
-  ))
-    teams[r.level].push(r.path);
+  const users = byLevel(
+    AccessLevels,
+    ctx.db.all<{ level: AccessLevel; name: string }>(
+      `SELECT a.level, u.username AS name FROM project_access a JOIN users u ON u.id = a.user_id
+       WHERE a.project_id = ? ORDER BY u.username`,
+      projectId,
+    ),
+  );
+  const teams = byLevel(
+    TeamLevels,
+    ctx.db.all<{ level: TeamLevel; name: string }>(
+      `SELECT a.level, t.path AS name FROM project_org_teams a JOIN org_teams t ON t.id = a.org_team_id
+       WHERE a.project_id = ? ORDER BY t.path`,
+      projectId,
+    ),
+  );
   return { ...users, organizationTeams: teams };
 }
 

@@ -15,6 +15,7 @@ import {
   type SeedDocument,
   type SeedProject,
 } from "../../seed.js";
+import { addCount, seedContext } from "../section.js";
 import { licenseIds } from "./licenses.js";
 import { ParentScope } from "./seed-scope.js";
 import { checkExternalContribution, checkNewSlug } from "./rules.js";
@@ -23,21 +24,6 @@ import { spaceKey } from "./wiki.js";
 
 /** Pipeline statuses that have ended, so they get a finish time. */
 const FINISHED = new Set([PIPELINE_SUCCESS, PIPELINE_FAILED, "canceled", "skipped"]);
-
-const bump = (counts: SeedCounts, key: string, n = 1) => {
-  if (n > 0) counts[key] = (counts[key] ?? 0) + n;
-};
-
-/** Prefix a seed error with the object it came from (API rule errors included). */
-function context<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    // API rule errors (HttpError) read the same in a seed: "project x already exists".
-    const message = e instanceof Error ? e.message : String(e);
-    throw new Error(`seed: ${what}: ${message}`);
-  }
-}
 
 export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: SeedCounts): void {
   const scopes = new Map<string, ParentScope>();
@@ -55,11 +41,11 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
   const created = isoNow(now);
 
   for (const p of doc.projects ?? []) {
-    context(`project ${p.slug}`, () => {
+    seedContext(`seed: project ${p.slug}`, () => {
       const s = scope(p.parentOrganization);
       const id = insertProject(ctx, s, p, created);
       s.projects.set(p.slug, id);
-      bump(counts, "projects");
+      addCount(counts, "projects");
       for (const level of AccessLevels) {
         for (const username of p.access?.[level] ?? []) {
           ctx.db.run(
@@ -68,7 +54,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
             level,
             s.user(username),
           );
-          bump(counts, "projectAccess");
+          addCount(counts, "projectAccess");
         }
       }
       for (const level of TeamLevels) {
@@ -79,7 +65,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
             level,
             s.orgTeam(path),
           );
-          bump(counts, "projectOrgTeams");
+          addCount(counts, "projectOrgTeams");
         }
       }
       for (const name of p.licenses ?? []) {
@@ -90,7 +76,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
           id,
           lid,
         );
-        bump(counts, "projectLicenses");
+        addCount(counts, "projectLicenses");
       }
       if (p.wiki) {
         ctx.db.run(
@@ -99,7 +85,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
           spaceKey(p.slug),
           created,
         );
-        bump(counts, "wikis");
+        addCount(counts, "wikis");
       }
       seedPipelines(ctx, id, p, now, counts);
     });
@@ -107,7 +93,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
 
   for (const t of doc.teams ?? []) {
     if (!t.projects?.length) continue;
-    context(`team ${t.name}`, () => {
+    seedContext(`seed: team ${t.name}`, () => {
       const s = scope(t.parentOrganization);
       const team = ctx.db.get<{ id: number }>(
         "SELECT id FROM teams WHERE parent_org_id = ? AND name = ?",
@@ -121,7 +107,7 @@ export function seedProjects(ctx: ServerContext, doc: SeedDocument, counts: Seed
           team.id,
           s.project(slug),
         );
-        bump(counts, "teamProjects");
+        addCount(counts, "teamProjects");
       }
     });
   }
@@ -189,7 +175,7 @@ function seedPipelines(
         duration,
       ).lastInsertRowid,
     );
-    bump(counts, "pipelines");
+    addCount(counts, "pipelines");
     for (const j of pl.jobs ?? []) {
       ctx.db.run(
         `INSERT INTO pipeline_jobs (pipeline_id, name, stage, status, duration, created)
@@ -201,7 +187,7 @@ function seedPipelines(
         j.duration ?? 0,
         created,
       );
-      bump(counts, "pipelineJobs");
+      addCount(counts, "pipelineJobs");
     }
   });
 }

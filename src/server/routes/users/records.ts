@@ -1,12 +1,12 @@
 /**
  * Rows of the users section as the database holds them and the API records built from
- * them (user, service account, user team, organization team, project list item). Each
- * record comes from one joined row, so lists never need a query per item.
+ * them (user, service account, user team, organization team; project list items come from
+ * the projects section's `projectListItem`). Each record comes from one joined row, so
+ * lists never need a query per item.
  */
 import type { Static } from "@sinclair/typebox";
 import type {
   OrgTeam,
-  ProjectListItem,
   ServiceAccount,
   Team,
   TeamServices,
@@ -174,29 +174,7 @@ export function orgTeamRecord(t: OrgTeamView): Static<typeof OrgTeam> {
   };
 }
 
-/** A project row as the slim list shows it. */
-export interface ProjectItemView {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  visibility: "public" | "private";
-  status: "active" | "inactive" | "archived";
-  org_name: string;
-}
-
+/** SELECT of the slim list item's columns (`ProjectItemView` of the projects section). */
 export const PROJECT_ITEM_VIEW = `SELECT pr.id, pr.slug, pr.name, pr.description, pr.visibility,
     pr.status, o.name AS org_name
   FROM projects pr JOIN organizations o ON o.id = pr.org_id`;
-
-export function projectItem(p: ProjectItemView): Static<typeof ProjectListItem> {
-  return {
-    id: p.id,
-    projectSlug: p.slug,
-    name: p.name,
-    description: p.description,
-    visibility: p.visibility,
-    status: p.status,
-    organization: p.org_name,
-  };
-}

@@ -6,11 +6,8 @@
  */
 import type { ServerContext } from "../../context.js";
 import { seedOrgId, seedParentOrgId, type SeedCounts, type SeedDocument } from "../../seed.js";
+import { addCount } from "../section.js";
 import { isoNow } from "../../store/db.js";
-
-const add = (counts: SeedCounts, kind: string, n: number) => {
-  if (n > 0) counts[kind] = (counts[kind] ?? 0) + n;
-};
 
 export function seedUsersSection(ctx: ServerContext, doc: SeedDocument, counts: SeedCounts): void {
   const now = isoNow(ctx.now());
@@ -39,7 +36,7 @@ export function seedUsersSection(ctx: ServerContext, doc: SeedDocument, counts: 
   );
   for (const t of doc.orgTeams ?? [])
     insertOrgTeam.run(org(t.organization).id, t.name, t.path, now);
-  add(counts, "orgTeams", doc.orgTeams?.length ?? 0);
+  addCount(counts, "orgTeams", doc.orgTeams?.length ?? 0);
 
   const insertUser = ctx.db.q(
     `INSERT INTO users (username, first_name, last_name, display_name, email, external_email,
@@ -88,8 +85,8 @@ export function seedUsersSection(ctx: ServerContext, doc: SeedDocument, counts: 
       accounts++;
     }
   }
-  add(counts, "users", doc.users?.length ?? 0);
-  add(counts, "serviceAccounts", accounts);
+  addCount(counts, "users", doc.users?.length ?? 0);
+  addCount(counts, "serviceAccounts", accounts);
 
   const insertTeam = ctx.db.q(
     `INSERT INTO teams (parent_org_id, name, gitservice, artifactservice, wiki, created)
@@ -115,5 +112,5 @@ export function seedUsersSection(ctx: ServerContext, doc: SeedDocument, counts: 
       insertMember.run(id, u.id);
     }
   }
-  add(counts, "teams", doc.teams?.length ?? 0);
+  addCount(counts, "teams", doc.teams?.length ?? 0);
 }

@@ -11,16 +11,15 @@ import { isoNow } from "../../store/db.js";
 import { requireUser } from "../../store/lookups.js";
 import {
   PROJECT_ITEM_VIEW,
-  projectItem,
   TEAM_VIEW,
   teamRecord,
   teamServices,
   USER_VIEW,
   userRecord,
-  type ProjectItemView,
   type TeamView,
   type UserView,
 } from "./records.js";
+import { projectListItem, type ProjectItemView } from "../projects/records.js";
 
 const SERVICE_FLAGS = ["gitservice", "artifactservice", "wiki"] as const;
 
@@ -183,6 +182,6 @@ export const teamHandlers = defineHandlers({
          WHERE tp.team_id = ? ORDER BY pr.slug`,
         t.id,
       )
-      .map(projectItem);
+      .map(projectListItem);
   },
 });

@@ -10,14 +10,8 @@ import { ruleViolated } from "../../errors.js";
 import { paged } from "../../paging.js";
 import { accepted, JobFailure, type JobEffect } from "../../queue.js";
 import { orgsOfParent, requireJob } from "../../store/lookups.js";
-import {
-  ACCOUNT_VIEW,
-  accountRecord,
-  PROJECT_ITEM_VIEW,
-  projectItem,
-  type AccountView,
-  type ProjectItemView,
-} from "./records.js";
+import { ACCOUNT_VIEW, accountRecord, PROJECT_ITEM_VIEW, type AccountView } from "./records.js";
+import { projectListItem, type ProjectItemView } from "../projects/records.js";
 import { requireUserView } from "./users.js";
 
 /** The user's accounts by service (only those that exist). */
@@ -104,7 +98,7 @@ export const userActionHandlers = defineHandlers({
           limit,
           offset,
         )
-        .map(projectItem),
+        .map(projectListItem),
     );
   },
 
