@@ -9,6 +9,8 @@ import { registerValidate } from "./validate.js";
 import { registerSchema } from "./schema.js";
 import { registerPlan } from "./plan.js";
 import { registerDrift } from "./drift.js";
+import { registerApply } from "./apply.js";
+import { registerExport } from "./export.js";
 
 export function buildProgram(): Command {
   const program = new Command("phctl")
@@ -34,6 +36,8 @@ export function buildProgram(): Command {
   registerSchema(program);
   registerPlan(program);
   registerDrift(program);
+  registerApply(program);
+  registerExport(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -1,0 +1,99 @@
+/**
+ * `phctl export --organization ORG [--out DIR]`: write manifests from live state — users,
+ * teams and projects of one organization, with a phctl.yaml that prunes nothing — so that
+ * adopting phctl is one command and `phctl plan` right after shows no changes.
+ */
+import type { Command } from "commander";
+import { userError } from "../errors.js";
+import type { GlobalOptions } from "./config.js";
+
+interface ExportOptions {
+  organization: string;
+  out?: string;
+  projects?: string;
+  split: string;
+  force?: boolean;
+  format: string;
+}
+
+const FORMATS = ["text", "json"] as const;
+
+export function registerExport(program: Command): void {
+  program
+    .command("export")
+    .description(
+      "write manifests from live state: one organization's users, teams and projects, ready for plan",
+    )
+    .requiredOption(
+      "--organization <org>",
+      "the organization to export (the token's parent, or one of its organizations)",
+    )
+    .option("--out <dir>", "directory to write (new or empty; default ./<org>)")
+    .option("--projects <glob>", "only projects whose slug matches (e.g. 'tf-*')")
+    .option(
+      "--split <split>",
+      "per-project (projects/<slug>.yaml) or per-kind (projects.yaml)",
+      "per-project",
+    )
+    .option("--force", "write into a non-empty directory, replacing the files export writes")
+    .option("--format <format>", "text or json (what was written)", "text")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  phctl export --organization acme --out config/   # then: phctl plan config/ (no changes)
+  phctl export --organization acme --projects 'tf-*' --split per-kind --out tf/
+  phctl export --organization acme --out config/ --force --format json`,
+    )
+    .action(async (o: ExportOptions, cmd: Command) => {
+      // Loaded when the command runs: `--help` needs none of the engine.
+      const { SPLITS, checkTarget, exportOrganization, writeExport } =
+        await import("../export/index.js");
+      const { connect } = await import("./config.js");
+      const split = SPLITS.find((s) => s === o.split);
+      if (!split)
+        throw userError("BAD_FLAG", `--split must be one of ${SPLITS.join(", ")} (got ${o.split})`);
+      if (!(FORMATS as readonly string[]).includes(o.format))
+        throw userError(
+          "BAD_FLAG",
+          `--format must be one of ${FORMATS.join(", ")} (got ${o.format})`,
+        );
+      const out = o.out ?? o.organization;
+      const force = o.force === true;
+      checkTarget(out, force); // refuse before reading anything
+      const global = cmd.optsWithGlobals<GlobalOptions>();
+      const progress = process.stderr.isTTY && o.format === "text" && !global.json;
+      const connection = await connect(global, { organization: o.organization });
+      let result;
+      try {
+        if (progress) process.stderr.write(`phctl: reading organization ${o.organization}…\n`);
+        result = await exportOrganization(connection.client, {
+          organization: o.organization,
+          split,
+          ...(o.projects !== undefined ? { projects: o.projects } : {}),
+        });
+      } finally {
+        await connection.close();
+      }
+      writeExport(out, result.files, force);
+      for (const w of result.warnings) process.stderr.write(`phctl: warning: ${w}\n`);
+      if (o.format === "json") {
+        const json = {
+          organization: result.organization,
+          parentOrganization: result.parent,
+          out,
+          files: result.files.map((f) => ({ path: f.path, holds: f.holds, names: f.names })),
+          counts: result.counts,
+          warnings: result.warnings,
+          apiCalls: result.apiCalls,
+        };
+        process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+        return;
+      }
+      const { users, teams, projects } = result.counts;
+      process.stdout.write(
+        `Exported ${users} users, ${teams} teams and ${projects} projects of ${result.organization} to ${out}/ (${result.files.length} files, ${result.apiCalls} API calls).\n` +
+          `Next: phctl validate ${out} && phctl plan ${out}\n`,
+      );
+    });
+}

@@ -1,0 +1,271 @@
+/**
+ * Safety rails checked before apply sends anything. Each returns refusals (values, with a
+ * message that says what would happen and how to override deliberately); the CLI prints
+ * them and stops. Pure functions of the plan, the live objects and the desired state.
+ *
+ * - deletes of data-bearing objects (the `prune` kinds) only with `--allow-delete`, never
+ *   under `phctl/protect`;
+ * - the mass-removal guard: no more than `maxRemovals` of the live access entries, team
+ *   memberships or repositories of one project or team (one removal is always allowed,
+ *   unless maxRemovals is 0), unless `--allow-mass-removal`;
+ * - the admin floor: a project is never left without an admin, nor a declared git group
+ *   without a maintainer (users or organization teams);
+ * - a saved plan whose objects changed since it was made is stale (`staleObjects`).
+ */
+import { kinds as allKinds } from "../kinds/index.js";
+import type { LiveObject, ResourceKind } from "../kinds/kind.js";
+import { groupKey, projectKey } from "../manifest/keys.js";
+import type { DesiredState } from "../manifest/types.js";
+import type { Plan, PlanEntry } from "./plan.js";
+import { fingerprint } from "./planner.js";
+
+export type Rail = "delete" | "protect" | "mass-removal" | "admin-floor";
+
+export interface Refusal {
+  rail: Rail;
+  message: string;
+}
+
+export interface RailOptions {
+  allowDelete: boolean;
+  allowMassRemoval: boolean;
+  /** Fraction (0.25 = 25 %). */
+  maxRemovals: number;
+  kinds?: readonly ResourceKind[];
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function list(keys: readonly string[], max = 5): string {
+  const shown = keys.slice(0, max).join(", ");
+  return keys.length > max ? `${shown}, … (${keys.length - max} more)` : shown;
+}
+
+/** Every rail; an empty array means the plan may be applied. */
+export function checkRails(
+  entries: readonly PlanEntry[],
+  live: ReadonlyMap<string, LiveObject>,
+  state: DesiredState,
+  o: RailOptions,
+): Refusal[] {
+  return [
+    ...deleteRails(entries, state, o),
+    ...(o.allowMassRemoval ? [] : massRemovals(entries, live, o.maxRemovals)),
+    ...adminFloor(entries, live, state),
+  ];
+}
+
+function deleteRails(
+  entries: readonly PlanEntry[],
+  state: DesiredState,
+  o: RailOptions,
+): Refusal[] {
+  const kinds = o.kinds ?? allKinds;
+  const pruned = entries.filter(
+    (e) =>
+      e.action === "delete" && kinds.find((k) => k.kind === e.kind)?.ownership.mode === "prune",
+  );
+  if (pruned.length === 0) return [];
+  const protectedKeys = kinds.flatMap((k) =>
+    k.desired(state).flatMap((d) => (d.protect ? [d.key] : [])),
+  );
+  const guarded = pruned.filter((e) =>
+    protectedKeys.some((p) => e.key === p || e.key.startsWith(`${p}/`)),
+  );
+  const out: Refusal[] = [];
+  if (guarded.length > 0)
+    out.push({
+      rail: "protect",
+      message: `refusing to delete ${plural(guarded.length, "object")} under phctl/protect: ${list(guarded.map((e) => e.key))} (remove the annotation first if they must go)`,
+    });
+  if (!o.allowDelete)
+    out.push({
+      rail: "delete",
+      message: `the plan deletes ${plural(pruned.length, "data-bearing object")}: ${list(pruned.map((e) => e.key))}; pass --allow-delete to delete ${pruned.length === 1 ? "it" : "them"}, or leave ${pruned.length === 1 ? "it" : "them"} out with --target`,
+    });
+  return out;
+}
+
+/** Scopes of the mass-removal guard: a key → its scope (what, of whom), or undefined. */
+const SCOPES: readonly { re: RegExp; what: string; of: (m: RegExpExecArray) => string }[] = [
+  { re: /^project\/([^/]+)\/access\//, what: "access entries", of: (m) => `project ${m[1]}` },
+  { re: /^team\/([^/]+)\/member\//, what: "team memberships", of: (m) => `team ${m[1]}` },
+  { re: /^project\/([^/]+)\/repo\//, what: "repositories", of: (m) => `project ${m[1]}` },
+];
+
+function scopeOf(key: string): string | undefined {
+  for (const s of SCOPES) {
+    const m = s.re.exec(key);
+    if (m) return `${s.what} of ${s.of(m)}`;
+  }
+  return undefined;
+}
+
+/** How many removals of `live` objects `fraction` allows: at least one, unless it is 0. */
+export function allowedRemovals(live: number, fraction: number): number {
+  return fraction <= 0 ? 0 : Math.max(1, Math.floor(fraction * live + 1e-9));
+}
+
+export function massRemovals(
+  entries: readonly PlanEntry[],
+  live: ReadonlyMap<string, LiveObject>,
+  fraction: number,
+): Refusal[] {
+  const removed = new Map<string, string[]>();
+  for (const e of entries) {
+    const scope = e.action === "delete" ? scopeOf(e.key) : undefined;
+    if (scope) removed.set(scope, [...(removed.get(scope) ?? []), e.key]);
+  }
+  if (removed.size === 0) return [];
+  const counts = new Map<string, number>();
+  for (const key of live.keys()) {
+    const scope = scopeOf(key);
+    if (scope) counts.set(scope, (counts.get(scope) ?? 0) + 1);
+  }
+  const out: Refusal[] = [];
+  for (const [scope, keys] of [...removed].sort(([a], [b]) => a.localeCompare(b))) {
+    const total = Math.max(counts.get(scope) ?? 0, keys.length);
+    if (keys.length <= allowedRemovals(total, fraction)) continue;
+    const pct = Math.round((keys.length / total) * 100);
+    out.push({
+      rail: "mass-removal",
+      message: `refusing a mass removal: the plan removes ${keys.length} of ${total} ${scope} (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys)}; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml`,
+    });
+  }
+  return out;
+}
+
+/** Access keys after the plan: live ones, minus deletes, plus creates. */
+function after(
+  liveKeys: readonly string[],
+  planned: readonly PlanEntry[],
+  prefix: string,
+): { keys: Set<string>; removed: string[]; changed: boolean } {
+  const keys = new Set(liveKeys);
+  const removed: string[] = [];
+  let changed = false;
+  for (const e of planned) {
+    if (e.action === "delete") {
+      keys.delete(e.key);
+      removed.push(e.key.slice(prefix.length));
+      changed = true;
+    } else if (e.action === "create") {
+      keys.add(e.key);
+      changed = true;
+    }
+  }
+  return { keys, removed, changed };
+}
+
+const FLOOR_KEY = /^project\/([^/]+)\/access\/(admins|maintainers)\//;
+
+/** Keys by `<slug> <level>` for the admins and maintainers levels. */
+function byFloor<T>(items: Iterable<T>, keyOf: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    const m = FLOOR_KEY.exec(keyOf(t));
+    if (!m) continue;
+    const k = `${m[1]} ${m[2]}`;
+    out.set(k, [...(out.get(k) ?? []), t]);
+  }
+  return out;
+}
+
+export function adminFloor(
+  entries: readonly PlanEntry[],
+  live: ReadonlyMap<string, LiveObject>,
+  state: DesiredState,
+): Refusal[] {
+  const creates = new Set(entries.filter((e) => e.action === "create").map((e) => e.key));
+  const liveKeys = byFloor(live.keys(), (k) => k);
+  const planned = byFloor(entries, (e) => e.key);
+  const level = (slug: string, l: "admins" | "maintainers") =>
+    after(
+      liveKeys.get(`${slug} ${l}`) ?? [],
+      planned.get(`${slug} ${l}`) ?? [],
+      `project/${slug}/access/${l}/`,
+    );
+  const how = (r: { removed: string[] }) =>
+    r.removed.length > 0 ? `the plan removes ${list(r.removed)}` : "none is declared";
+  const out: Refusal[] = [];
+  for (const p of state.projects) {
+    const admins = level(p.slug, "admins");
+    const newProject = creates.has(projectKey(p.slug));
+    if ((admins.changed || newProject) && admins.keys.size === 0)
+      out.push({
+        rail: "admin-floor",
+        message: `refusing: project ${p.slug} would be left without any admin (${how(admins)}); declare one under spec.access.admins`,
+      });
+    if (!p.git) continue;
+    const maintainers = level(p.slug, "maintainers");
+    const newGroup = newProject || creates.has(groupKey(p.slug));
+    if ((maintainers.changed || newGroup) && maintainers.keys.size === 0)
+      out.push({
+        rail: "admin-floor",
+        message: `refusing: the git group of project ${p.slug} would be left without a maintainer (${how(maintainers)}); declare users or organizationTeams under spec.access.maintainers`,
+      });
+  }
+  return out;
+}
+
+/** A saved plan's object that changed since the plan was made, and how. */
+export interface StaleObject {
+  key: string;
+  /** `field: before → now` lines, or what happened to the object. */
+  changes: string[];
+}
+
+const show = (v: unknown) => JSON.stringify(v ?? null);
+
+/**
+ * Objects of a saved plan whose live state moved since it was made: a fingerprint that no
+ * longer matches, an object that vanished, or one that a create would now collide with.
+ * `fresh` is the plan of the same keys now (it tells the current values of fields the saved
+ * plan did not show: those were as declared then).
+ */
+export function staleObjects(
+  saved: Plan,
+  live: ReadonlyMap<string, LiveObject>,
+  fresh: Plan,
+): StaleObject[] {
+  const out: StaleObject[] = [];
+  const seen = new Set<string>();
+  for (const e of saved.entries) {
+    if (seen.has(e.key)) continue;
+    const l = live.get(e.key);
+    const planned = saved.fingerprints[e.key];
+    if (e.action === "create" && planned === undefined) {
+      if (l) {
+        seen.add(e.key);
+        out.push({ key: e.key, changes: ["created since the plan was made"] });
+      }
+      continue;
+    }
+    if (planned === undefined) continue;
+    if (!l) {
+      seen.add(e.key);
+      out.push({ key: e.key, changes: ["deleted since the plan was made"] });
+      continue;
+    }
+    if (fingerprint(l) === planned) continue;
+    seen.add(e.key);
+    const changes: string[] = [];
+    const shown = new Set<string>();
+    for (const [field, before] of Object.entries(e.before ?? {})) {
+      shown.add(field);
+      const now = l.fields[field];
+      if (show(now) !== show(before)) changes.push(`${field}: ${show(before)} → ${show(now)}`);
+    }
+    for (const f of fresh.entries.filter((x) => x.key === e.key))
+      for (const c of f.changes)
+        if (!shown.has(c.field)) {
+          shown.add(c.field);
+          changes.push(`${c.field}: ${show(c.after)} → ${show(c.before)}`);
+        }
+    out.push({
+      key: e.key,
+      changes: changes.length > 0 ? changes : ["changed since the plan was made"],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+/**
+ * After apply, re-plan the keys it touched: whatever still differs is reported as an
+ * "inconsistent result after apply" (Terraform's words) — the API accepted the change but
+ * live state does not show it, which a second apply would not fix either. Ticket and
+ * blocked entries that the original plan already had are expected and not reported.
+ */
+import type { ApiClient } from "../api/client.js";
+import type { ResourceKind } from "../kinds/kind.js";
+import type { DesiredState } from "../manifest/types.js";
+import type { Action, FieldChange, PlanEntry } from "./plan.js";
+import { runPlanWithLive } from "./run-plan.js";
+
+/** A touched key that still differs after apply. */
+export interface Inconsistency {
+  key: string;
+  kind: string;
+  /** What a new plan would still do. */
+  action: Action;
+  changes: FieldChange[];
+  reason: string;
+}
+
+const signature = (e: PlanEntry) =>
+  `${e.action} ${e.key} ${e.changes.map((c) => `${c.field}=${JSON.stringify(c.after)}`).join(",")}`;
+
+export interface VerifyOptions {
+  api: ApiClient;
+  state: DesiredState;
+  apiUrl: string;
+  /** Keys of the actions that were done. */
+  touched: readonly string[];
+  /** The entries that were applied (their ticket/blocked entries are expected to remain). */
+  original: readonly PlanEntry[];
+  kinds?: readonly ResourceKind[];
+}
+
+export async function verifyApply(o: VerifyOptions): Promise<Inconsistency[]> {
+  const touched = new Set(o.touched);
+  const { plan } = await runPlanWithLive({
+    api: o.api,
+    state: o.state,
+    apiUrl: o.apiUrl,
+    targets: [...touched],
+    ...(o.kinds ? { kinds: o.kinds } : {}),
+  });
+  const expected = new Set(
+    o.original.filter((e) => e.action === "ticket" || e.action === "blocked").map(signature),
+  );
+  // Targets select key prefixes too (a project's children): keep exactly the touched keys.
+  return plan.entries
+    .filter((e) => touched.has(e.key) && !expected.has(signature(e)))
+    .map((e) => ({
+      key: e.key,
+      kind: e.kind,
+      action: e.action,
+      changes: e.changes,
+      reason: e.reason,
+    }));
+}

@@ -1,0 +1,56 @@
+/**
+ * `phctl export` without the CLI: read one organization's live state and turn it into the
+ * files of a config repository (nothing printed, nothing written here: see write.ts). A plan
+ * of the files it returns shows no changes against the state it read.
+ */
+import type { ApiClient } from "../api/client.js";
+import { toDocuments } from "./documents.js";
+import { layout, type ExportFile, type Split } from "./layout.js";
+import { readSnapshot } from "./read.js";
+
+export { SPLITS, type ExportFile, type Split } from "./layout.js";
+export { checkTarget, writeExport } from "./write.js";
+
+export interface ExportOptions {
+  organization: string;
+  /** Glob over project slugs. */
+  projects?: string;
+  split?: Split;
+}
+
+/** What an export produced, for the CLI's summary and `--format json`. */
+export interface ExportResult {
+  organization: string;
+  /** The token's parent organization (phctl.yaml's). */
+  parent: string;
+  files: ExportFile[];
+  counts: { users: number; teams: number; projects: number };
+  warnings: string[];
+  /** API calls the export made. */
+  apiCalls: number;
+}
+
+export async function exportOrganization(api: ApiClient, o: ExportOptions): Promise<ExportResult> {
+  const before = api.metrics.snapshot().calls;
+  const snapshot = await readSnapshot(api, {
+    organization: o.organization,
+    ...(o.projects !== undefined ? { projects: o.projects } : {}),
+  });
+  const docs = toDocuments(snapshot);
+  return {
+    organization: snapshot.organization,
+    parent: snapshot.parent,
+    files: layout(docs, {
+      organization: snapshot.organization,
+      parent: snapshot.parent,
+      split: o.split ?? "per-project",
+    }),
+    counts: {
+      users: docs.users.length,
+      teams: docs.teams.length,
+      projects: docs.projects.length,
+    },
+    warnings: docs.warnings,
+    apiCalls: api.metrics.snapshot().calls - before,
+  };
+}

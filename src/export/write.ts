@@ -1,0 +1,89 @@
+/**
+ * Write an export's files all or nothing. Everything is written to a staging directory beside
+ * the target first; only then does it move into place with renames. Without `force`, a target
+ * that exists and is not empty is refused before anything is written. With `force`, each
+ * top-level entry export writes (phctl.yaml, users.yaml, teams.yaml, projects/ or
+ * projects.yaml, schemas/) replaces the one there; anything else in the directory (.git, a
+ * README) is left alone.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { PhctlError, userError } from "../errors.js";
+import type { ExportFile } from "./layout.js";
+
+function isNonEmptyDir(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  if (!statSync(dir).isDirectory())
+    throw userError("OUTPUT_EXISTS", `${dir} exists and is not a directory`);
+  return readdirSync(dir).length > 0;
+}
+
+/** Refuse a non-empty target unless forced: checked before any read, and again before writing. */
+export function checkTarget(dir: string, force: boolean): void {
+  if (!force && isNonEmptyDir(dir))
+    throw userError(
+      "OUTPUT_NOT_EMPTY",
+      `${dir} is not empty; export writes only to a new or empty directory (--force replaces the files export writes)`,
+    );
+}
+
+const ioError = (what: string, e: unknown) =>
+  new PhctlError(
+    "WRITE_FAILED",
+    `cannot write ${what}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+    { cause: e },
+  );
+
+/** Write `files` under `dir` (see the module comment). */
+export function writeExport(dir: string, files: readonly ExportFile[], force: boolean): void {
+  checkTarget(dir, force);
+  const target = resolve(dir);
+  const parent = dirname(target);
+  const stage = join(parent, `.${basename(target)}.phctl-export-${process.pid}`);
+  try {
+    mkdirSync(parent, { recursive: true });
+    rmSync(stage, { recursive: true, force: true });
+    for (const f of files) {
+      const file = join(stage, ...f.path.split("/"));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, f.text);
+    }
+  } catch (e) {
+    rmSync(stage, { recursive: true, force: true });
+    throw ioError(dir, e);
+  }
+  try {
+    if (!existsSync(target)) {
+      renameSync(stage, target);
+      return;
+    }
+    if (readdirSync(target).length === 0) {
+      rmSync(target, { recursive: true });
+      renameSync(stage, target);
+      return;
+    }
+    // Forced into a non-empty directory: swap each top-level entry, old ones removed last.
+    const aside: string[] = [];
+    for (const entry of readdirSync(stage)) {
+      const to = join(target, entry);
+      if (existsSync(to)) {
+        const old = `${to}.phctl-old-${process.pid}`;
+        renameSync(to, old);
+        aside.push(old);
+      }
+      renameSync(join(stage, entry), to);
+    }
+    for (const old of aside) rmSync(old, { recursive: true, force: true });
+    rmSync(stage, { recursive: true, force: true });
+  } catch (e) {
+    throw ioError(dir, e);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * ExportDocuments → file texts: one YAML stream per file, each starting with the
+ * `# yaml-language-server: $schema=…` line (relative to the file), lists of plain values in
+ * flow style (`members: [a, b]`), small maps of scalars inline, and the documents' comments
+ * beside the values they explain. Pure: the same documents give the same bytes.
+ */
+import { isMap, isScalar, isSeq, Document, type Node } from "yaml";
+import type { ExportDocument, NodePath } from "./documents.js";
+
+const OPTIONS = { lineWidth: 0, flowCollectionPadding: false } as const;
+
+/** Lists of plain values are written inline (`members: [a, b]`). */
+function flowLists(node: unknown): void {
+  if (isMap(node)) for (const p of node.items) flowLists(p.value);
+  else if (isSeq(node)) {
+    if (node.items.every((i) => isScalar(i))) node.flow = true;
+    else for (const i of node.items) flowLists(i);
+  }
+}
+
+/** Maps of a few scalars without comments are written inline (`git: { status: active }`). */
+function flowMap(node: unknown): void {
+  if (!isMap(node)) return;
+  const pairs = node.items;
+  const plain = pairs.every(
+    (p) => isScalar(p.value) && !p.value.comment && !(isScalar(p.key) && p.key.commentBefore),
+  );
+  if (plain && pairs.length <= 3) node.flow = true;
+}
+
+/** Put `text` beside the value at `path`: after a scalar, above a collection's key. */
+function attach(doc: Document, path: NodePath, text: string): void {
+  const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
+  const last = path[path.length - 1];
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
+    if (!pair) return;
+    if (isScalar(pair.value)) pair.value.comment = ` ${text}`;
+    else if (isScalar(pair.key)) pair.key.commentBefore = ` ${text}`;
+  } else if (isSeq(parent) && typeof last === "number") {
+    const item = parent.items[last] as Node | undefined;
+    if (item) item.commentBefore = ` ${text}`;
+  }
+}
+
+function renderDocument(d: ExportDocument): string {
+  const doc = new Document(d.value);
+  flowLists(doc.contents);
+  for (const c of d.comments) attach(doc, c.path, c.text);
+  const services = doc.getIn(["spec", "services"], true);
+  if (d.kind === "Team") flowMap(services);
+  else if (isMap(services)) for (const p of services.items) flowMap(p.value);
+  return doc.toString(OPTIONS);
+}
+
+/** A manifest file: the schema line, an optional header comment, the documents. */
+export function manifestFile(
+  schemaPath: string,
+  headerLines: readonly string[],
+  docs: readonly ExportDocument[],
+): string {
+  const head = [
+    `# yaml-language-server: $schema=${schemaPath}`,
+    ...headerLines.map((l) => `# ${l}`),
+  ].join("\n");
+  return `${head}\n${docs.map(renderDocument).join("---\n")}`;
+}
+
+/** phctl.yaml: the parent organization, and nothing pruned (adoption must never delete). */
+export function configFile(schemaPath: string, organization: string): string {
+  return [
+    `# yaml-language-server: $schema=${schemaPath}`,
+    "# Written by phctl export. Nothing is pruned: adopting an organization must never delete.",
+    `organization: ${organization} # the token's parent organization`,
+    "prune:",
+    "  groups: false",
+    "  subgroups: false",
+    "  repositories: false",
+    "  mirrors: false",
+    "  artifactRepositories: false",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,425 @@
+/**
+ * `phctl apply` end to end: the built CLI (`npm run build` first) against the reference
+ * server on loopback, with the examples as the config repository. Convergence (also through
+ * the embedded default and under random faults), a failing queue job, fork order, stale
+ * saved plans, the safety rails, and `--resume` after a SIGKILL — checked on the server's
+ * request log and store.
+ */
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JournalData } from "../../src/engine/journal.js";
+import type { RequestLogEntry } from "../../src/server/app.js";
+import { MAIN, phctl } from "../helpers/cli.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+
+/** util-linux `script` gives the CLI a terminal (for the confirmation prompt). */
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Run the CLI on a pseudo-terminal, typing `input`. */
+function onTerminal(args: string[], env: Record<string, string>, cwd: string, input: string) {
+  const cmd = [process.execPath, MAIN, ...args].map((a) => `'${a}'`).join(" ");
+  return new Promise<{ code: number; output: string }>((done) => {
+    const child = execFile(
+      "script",
+      ["-qec", cmd, "/dev/null"],
+      {
+        cwd,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
+        timeout: 60_000,
+      },
+      (err, stdout) =>
+        done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: String(stdout) }),
+    );
+    child.stdin?.end(input);
+  });
+}
+
+/** A temporary config repository: a copy of the examples. */
+function workdir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "phctl-apply-"));
+  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  return dir;
+}
+
+const envFor = (t: TestServer) => ({ PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret });
+const writes = (log: readonly RequestLogEntry[]) => log.filter((e) => e.method !== "GET");
+const posts = (log: readonly RequestLogEntry[]) =>
+  log
+    .filter((e) => e.method === "POST" && e.status < 300)
+    .map((e) => e.url)
+    .sort();
+
+/** Replace text in a file of the work directory. */
+function edit(dir: string, file: string, from: string | RegExp, to: string): void {
+  const path = join(dir, file);
+  const text = readFileSync(path, "utf8");
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`${file}: nothing replaced`);
+  writeFileSync(path, next);
+}
+
+describe("phctl apply against phctl's reference server", () => {
+  let t: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    t = await startServer();
+    dir = workdir();
+  });
+  afterAll(async () => t.close());
+
+  it("without a terminal and without --auto-approve, shows the plan and refuses in one line", async () => {
+    const r = await phctl(["apply", "examples"], envFor(t), dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Plan: \d+ to create/);
+    expect(r.stderr).toBe(
+      "phctl: apply needs a confirmation and there is no terminal to ask on: review the plan, then pass --auto-approve\n",
+    );
+    expect(writes(t.server.requestLog)).toEqual([]);
+  });
+
+  it.skipIf(!hasScript)(
+    "on a terminal, shows the plan and asks; anything but yes cancels with one soft line",
+    async () => {
+      const r = await onTerminal(["apply", "examples"], envFor(t), dir, "y\n");
+      expect(r.code).toBe(1);
+      expect(r.output).toMatch(/Plan: \d+ to create/);
+      expect(r.output).toContain("Apply these changes? Only 'yes' is accepted: ");
+      expect(r.output.trimEnd().split(/\r?\n/).at(-1)).toBe(
+        "Apply cancelled: nothing was changed.",
+      );
+      expect(writes(t.server.requestLog)).toEqual([]);
+    },
+  );
+
+  it("applies the examples from empty; then plan shows no changes", async () => {
+    const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /Apply complete: \d+ done, 0 failed, 0 skipped, 0 tickets and 0 blocked not sent \(.+\)\./,
+    );
+    const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
+    expect(plan.stdout).toMatch(/^No changes\./);
+    expect(plan.code).toBe(0);
+    const journal = JSON.parse(
+      readFileSync(join(dir, ".phctl/journal.json"), "utf8"),
+    ) as JournalData;
+    expect(journal).toMatchObject({ status: "finished", inFlight: [], failed: [] });
+  });
+
+  it("forks a repository only after its source, created in another managed project", () => {
+    const log = t.server.requestLog;
+    const source = log.find(
+      (e) => e.method === "POST" && e.url === "/v1/projects/trusted-firmware-a/git/repo",
+    );
+    const fork = log.find((e) => e.method === "POST" && e.url === "/v1/projects/ci-tools/git/fork");
+    expect(source).toBeDefined();
+    expect(fork).toBeDefined();
+    // After the source's create and everything applied to it (commit blocker, bundle).
+    const sourceLast = Math.max(
+      ...log
+        .filter(
+          (e) =>
+            e.method !== "GET" &&
+            /^\/v1\/projects\/trusted-firmware-a\/git\/(repo|bundles)/.test(e.url),
+        )
+        .map((e) => e.seq),
+    );
+    expect(fork!.seq).toBeGreaterThan(sourceLast);
+  });
+
+  it("with nothing to do says No changes and exits 0", async () => {
+    const before = writes(t.server.requestLog).length;
+    const r = await phctl(["apply", "examples"], envFor(t), dir);
+    expect(r).toMatchObject({ code: 0, stdout: "No changes. Live state matches the manifests.\n" });
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+  });
+
+  it("refuses a stale saved plan, naming the object that changed and how; applies a fresh one", async () => {
+    const work = workdir();
+    edit(work, "examples/projects/ci-tools.yaml", "title: CI tools", "title: CI tooling");
+    const saved = await phctl(["plan", "examples", "--out", "plan.json"], envFor(t), work);
+    expect(saved.code).toBe(0);
+    const changed = await t.call("PATCH", "/v1/projects/ci-tools", {
+      body: { name: "Renamed by hand" },
+    });
+    expect(changed.status).toBe(200);
+    const before = writes(t.server.requestLog).length;
+    const r = await phctl(["apply", "plan.json", "examples"], envFor(t), work);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "phctl: the saved plan plan.json is stale: 1 object changed since it was made",
+    );
+    expect(r.stderr).toContain('project/ci-tools: title: "CI tools" → "Renamed by hand"');
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+
+    const again = await phctl(["plan", "examples", "--out", "plan.json"], envFor(t), work);
+    expect(again.code).toBe(0);
+    // Only the plan: the manifests are found where its sources are.
+    const ok = await phctl(["apply", "plan.json"], envFor(t), work);
+    expect(ok.stderr).toBe(
+      "phctl: reading the manifests the saved plan was made from in examples (name them after the plan file to choose)\n",
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/Apply complete: 1 done/);
+    const project = await t.call("GET", "/v1/projects/ci-tools");
+    expect(project.body.data.name).toBe("CI tooling");
+    await t.call("PATCH", "/v1/projects/ci-tools", { body: { name: "CI tools" } });
+  });
+
+  it("refuses to leave a project without an admin or a git group without a maintainer", async () => {
+    const work = workdir();
+    edit(work, "examples/projects/ci-tools.yaml", "admins: [jdoe]", "admins: []");
+    edit(
+      work,
+      "examples/projects/ci-tools.yaml",
+      "maintainers: { users: [bwong] }",
+      "maintainers: []",
+    );
+    const before = writes(t.server.requestLog).length;
+    const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), work);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "phctl: refusing: project ci-tools would be left without any admin (the plan removes user/jdoe); declare one under spec.access.admins\n",
+    );
+    expect(r.stderr).toContain(
+      "phctl: refusing: the git group of project ci-tools would be left without a maintainer (the plan removes user/bwong); declare users or organizationTeams under spec.access.maintainers\n",
+    );
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+  });
+
+  it("refuses a mass removal unless --allow-mass-removal", async () => {
+    const work = workdir();
+    // mbed-tls has 4 access entries; removing 2 is 50 % (maxRemovals 25 %).
+    edit(
+      work,
+      "examples/projects/mbed-tls.yaml",
+      "maintainers: [pkumar, lchen]",
+      "maintainers: [pkumar]",
+    );
+    edit(work, "examples/projects/mbed-tls.yaml", "developers: [asmith]", "developers: []");
+    const before = writes(t.server.requestLog).length;
+    const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), work);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "phctl: refusing a mass removal: the plan removes 2 of 4 access entries of project mbed-tls (50 %, more than maxRemovals 25 %): project/mbed-tls/access/maintainers/user/lchen, project/mbed-tls/access/developers/user/asmith; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml\n",
+    );
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+    const ok = await phctl(
+      ["apply", "examples", "--auto-approve", "--allow-mass-removal"],
+      envFor(t),
+      work,
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/Apply complete: 2 done/);
+  });
+
+  it("after a SIGKILL mid-apply, --resume waits on the jobs in flight and finishes without a duplicate POST", async () => {
+    // The POSTs of one uninterrupted apply of the same examples, on a server of its own.
+    const ref = await startServer();
+    let uninterrupted: string[];
+    try {
+      const done = await phctl(["apply", "examples", "--auto-approve"], envFor(ref), workdir());
+      expect(done.code).toBe(0);
+      uninterrupted = posts(ref.server.requestLog);
+    } finally {
+      await ref.close();
+    }
+    const slow = await startServer({ queueDelayMs: 5000 });
+    try {
+      const work = workdir();
+      const env = { ...process.env, ...envFor(slow), NO_COLOR: "1", CI: "" };
+      const child = spawn(process.execPath, [MAIN, "apply", "examples", "--auto-approve"], {
+        cwd: work,
+        env,
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      // Kill once queued jobs are in flight and nothing else is moving (the journal is still).
+      const file = join(work, ".phctl/journal.json");
+      let last = "";
+      let stillSince = performance.now();
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 100));
+        const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+        if (text !== last) {
+          last = text;
+          stillSince = performance.now();
+          continue;
+        }
+        const j = text ? (JSON.parse(text) as JournalData) : undefined;
+        if (j && j.inFlight.length > 0 && performance.now() - stillSince > 1200) break;
+      }
+      child.kill("SIGKILL");
+      expect(await exited).toBe(null);
+      const killed = JSON.parse(readFileSync(file, "utf8")) as JournalData;
+      expect(killed.status).toBe("running");
+      expect(killed.inFlight.length).toBeGreaterThan(0);
+
+      const r = await phctl(
+        ["apply", "examples", "--auto-approve", "--resume"],
+        envFor(slow),
+        work,
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`phctl: resuming the apply interrupted at`);
+      expect(r.stdout).toContain("left by the interrupted apply");
+      expect(r.stdout).toContain(
+        `No changes left: the ${killed.inFlight.length} queued jobs of the interrupted apply completed. Live state matches the manifests.\n`,
+      );
+      const resumed = JSON.parse(readFileSync(file, "utf8")) as JournalData;
+      expect(resumed).toMatchObject({ status: "finished", inFlight: [] });
+      const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(slow), work);
+      expect(plan.code).toBe(0);
+      // Every POST exactly as often as in one uninterrupted apply of the same examples.
+      expect(posts(slow.server.requestLog)).toEqual(uninterrupted);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+});
+
+describe("the embedded default", () => {
+  it("applies the examples to .phctl/embedded.sqlite in a fresh directory; plan then shows no changes", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "phctl-embedded-"));
+    const env = { PHCTL_API_URL: undefined, PHCTL_TOKEN: undefined };
+    const r = await phctl(["apply", EXAMPLES, "--auto-approve"], env, cwd);
+    expect(r.stderr).toContain("using the embedded reference server on .phctl/embedded.sqlite");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(cwd, ".phctl/embedded.sqlite"))).toBe(true);
+    const plan = await phctl(["plan", EXAMPLES, "--detailed-exitcode"], env, cwd);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^No changes\./);
+  });
+});
+
+describe("failures", () => {
+  it("a failing queue job fails only its branch; the next apply repairs it", async () => {
+    const t = await startServer();
+    try {
+      const dir = workdir();
+      t.server.ctx.queue.failNext({ queue: "entitlement", message: "the git host said no" });
+      const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
+      expect(r.code).toBe(1);
+      const failed = r.stdout.split("\n").filter((l) => l.startsWith("failed"));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toContain("the git host said no");
+      expect(r.stdout).toMatch(/Apply finished with errors: \d+ done, 1 failed, 0 skipped/);
+      // Only that entry is left.
+      const left = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
+      expect(left.code).toBe(2);
+      expect(left.stdout).toMatch(/Plan: 1 to create, 0 to update, 0 to delete/);
+      // In CI: one JSON object per line and event.
+      const again = await phctl(
+        ["apply", "examples", "--auto-approve"],
+        { ...envFor(t), CI: "true" },
+        dir,
+      );
+      expect(again.code).toBe(0);
+      const events = again.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events.map((e) => e.event)).toEqual([
+        "plan",
+        "apply-started",
+        "action-started",
+        "job-waiting",
+        "job-done",
+        "action-done",
+        "apply-done",
+      ]);
+      expect(events[5]).toMatchObject({ event: "action-done", action: "create" });
+      expect(events[6]).toMatchObject({ summary: { done: 1, failed: 0, skipped: 0 } });
+      expect(typeof events[6].time).toBe("string");
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("converges under random faults (20 %) and latency, with nothing duplicated", async () => {
+    const t = await startServer({ faultRate: 0.2, latencyMs: 5, faultSeed: 7 });
+    try {
+      const dir = workdir();
+      let code = -1;
+      let runs = 0;
+      while (code !== 0 && runs < 6) {
+        runs++;
+        code = (await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir)).code;
+      }
+      expect(code).toBe(0);
+      let planCode = -1;
+      for (let i = 0; i < 3 && planCode !== 0 && planCode !== 2; i++)
+        planCode = (await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir)).code;
+      expect(planCode).toBe(0);
+
+      // The store holds exactly what the manifests declare: no second user, repository, member…
+      const db = t.server.ctx.db;
+      const col = <T>(sql: string) =>
+        db.all<Record<string, T>>(sql).map((r) => Object.values(r)[0]);
+      expect(col("SELECT username FROM users ORDER BY username")).toEqual([
+        "asmith",
+        "bwong",
+        "jdoe",
+        "lchen",
+        "pkumar",
+      ]);
+      expect(
+        col(
+          `SELECT p.slug || '/' || IFNULL(s.path || '/', '') || r.name FROM repositories r
+           JOIN git_groups g ON g.id = r.group_id JOIN projects p ON p.id = g.project_id
+           LEFT JOIN subgroups s ON s.id = r.subgroup_id WHERE r.status != 'deleted' ORDER BY 1`,
+        ),
+      ).toEqual([
+        "ci-tools/forks/tf-a-staging",
+        "ci-tools/lava/jobs/job-templates",
+        "ci-tools/pipelines",
+        "mbed-tls/framework/test-data",
+        "mbed-tls/mbedtls",
+        "trusted-firmware-a/docs/user-guide",
+        "trusted-firmware-a/tf-a-tests",
+        "trusted-firmware-a/tools/ci/ci-scripts",
+        "trusted-firmware-a/trusted-firmware-a",
+      ]);
+      expect(
+        col(
+          `SELECT p.slug || ' ' || a.level || ' ' || u.username FROM project_access a
+           JOIN projects p ON p.id = a.project_id JOIN users u ON u.id = a.user_id ORDER BY 1`,
+        ),
+      ).toHaveLength(13);
+      expect(col("SELECT slug FROM projects ORDER BY slug")).toEqual([
+        "ci-tools",
+        "mbed-tls",
+        "trusted-firmware-a",
+      ]);
+      expect(col("SELECT COUNT(*) FROM team_members")).toEqual([5]);
+      expect(col("SELECT COUNT(*) FROM teams")).toEqual([2]);
+      expect(col("SELECT COUNT(*) FROM subgroups")).toEqual([7]);
+      expect(col("SELECT COUNT(*) FROM artifact_repos")).toEqual([4]);
+      expect(col("SELECT COUNT(*) FROM mirrors")).toEqual([1]);
+      expect(col("SELECT COUNT(*) FROM bundles")).toEqual([1]);
+      expect(col("SELECT COUNT(*) FROM project_licenses")).toEqual([4]);
+      expect(col("SELECT COUNT(*) FROM service_accounts")).toEqual([9]);
+      expect(col("SELECT COUNT(*) FROM organizations WHERE name = 'linaro-partner'")).toEqual([1]);
+      // Never twice. (Zero when the send_welcome POST itself was faulted: the User kind does
+      // not send it again once the user exists.)
+      expect(
+        col<number>("SELECT COUNT(*) FROM outbox WHERE kind = 'welcome'")[0],
+      ).toBeLessThanOrEqual(1);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});
