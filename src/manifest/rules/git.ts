@@ -98,7 +98,8 @@ export function forkSources(ctx: RuleContext): Diagnostic[] {
             p,
             path,
             "fork-source",
-            `${formatPath(path)}: the source repository ${where.key} has enableForking: false`,
+            `${formatPath(path)}: the source repository ${where.key} has enableForking: false; the API refuses to create this fork (an existing fork is kept)`,
+            { severity: "warning" },
           ),
         );
       else if (cycles.has(self))
