@@ -34,6 +34,7 @@ interface ApplyFlags {
   autoApprove?: boolean;
   allowDelete?: boolean;
   allowMassRemoval?: boolean;
+  allowNoAdmin?: boolean;
   concurrency?: string;
   target: string[];
   resume?: boolean;
@@ -73,6 +74,10 @@ export function registerApply(program: Command): void {
     .option(
       "--allow-mass-removal",
       "allow removing more than maxRemovals of a project's or team's access, members or repositories",
+    )
+    .option(
+      "--allow-no-admin",
+      "allow a plan that leaves a project without an admin or a git group without a maintainer",
     )
     .option("--concurrency <n>", "requests in flight at once (default: phctl.yaml, else 8)")
     .option(
@@ -201,6 +206,7 @@ async function apply(paths: string[], o: ApplyFlags, cmd: Command): Promise<void
     const refusals = checkRails(entries, live, state, {
       allowDelete: o.allowDelete === true,
       allowMassRemoval: o.allowMassRemoval === true,
+      allowNoAdmin: o.allowNoAdmin === true,
       maxRemovals: state.config.maxRemovals,
     });
     if (refusals.length > 0)

@@ -29,6 +29,8 @@ export interface Refusal {
 export interface RailOptions {
   allowDelete: boolean;
   allowMassRemoval: boolean;
+  /** Deliberately leave projects without an admin or git groups without a maintainer. */
+  allowNoAdmin?: boolean;
   /** Fraction (0.25 = 25 %). */
   maxRemovals: number;
   kinds?: readonly ResourceKind[];
@@ -51,7 +53,7 @@ export function checkRails(
   return [
     ...deleteRails(entries, state, o),
     ...(o.allowMassRemoval ? [] : massRemovals(entries, live, o.maxRemovals)),
-    ...adminFloor(entries, live, state),
+    ...(o.allowNoAdmin ? [] : adminFloor(entries, live, state)),
   ];
 }
 
@@ -194,7 +196,7 @@ export function adminFloor(
     if ((admins.changed || newProject) && admins.keys.size === 0)
       out.push({
         rail: "admin-floor",
-        message: `refusing: project ${p.slug} would be left without any admin (${how(admins)}); declare one under spec.access.admins`,
+        message: `refusing: project ${p.slug} would be left without any admin (${how(admins)}); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)`,
       });
     if (!p.git) continue;
     const maintainers = level(p.slug, "maintainers");
@@ -202,7 +204,7 @@ export function adminFloor(
     if ((maintainers.changed || newGroup) && maintainers.keys.size === 0)
       out.push({
         rail: "admin-floor",
-        message: `refusing: the git group of project ${p.slug} would be left without a maintainer (${how(maintainers)}); declare users or organizationTeams under spec.access.maintainers`,
+        message: `refusing: the git group of project ${p.slug} would be left without a maintainer (${how(maintainers)}); declare users or organizationTeams under spec.access.maintainers (or pass --allow-no-admin if that is intended)`,
       });
   }
   return out;

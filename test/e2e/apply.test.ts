@@ -192,10 +192,10 @@ describe("phctl apply against phctl's reference server", () => {
     const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), work);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "phctl: refusing: project ci-tools would be left without any admin (the plan removes user/jdoe); declare one under spec.access.admins\n",
+      "phctl: refusing: project ci-tools would be left without any admin (the plan removes user/jdoe); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)\n",
     );
     expect(r.stderr).toContain(
-      "phctl: refusing: the git group of project ci-tools would be left without a maintainer (the plan removes user/bwong); declare users or organizationTeams under spec.access.maintainers\n",
+      "phctl: refusing: the git group of project ci-tools would be left without a maintainer (the plan removes user/bwong); declare users or organizationTeams under spec.access.maintainers (or pass --allow-no-admin if that is intended)\n",
     );
     expect(writes(t.server.requestLog)).toHaveLength(before);
   });

@@ -478,7 +478,7 @@ describe("safety rails (pure)", () => {
       "project/p/access/maintainers/team/acme/t",
     );
     expect(adminFloor([del("project/p/access/admins/user/a")], live, state(true))[0].message).toBe(
-      "refusing: project p would be left without any admin (the plan removes user/a); declare one under spec.access.admins",
+      "refusing: project p would be left without any admin (the plan removes user/a); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)",
     );
     // Replaced, not removed: fine.
     expect(
@@ -498,6 +498,16 @@ describe("safety rails (pure)", () => {
       /^refusing: the git group of project p would be left without a maintainer \(the plan removes user\/m, team\/acme\/t\)/,
     );
     expect(adminFloor(both, live, state(false))).toEqual([]);
+    // --allow-no-admin: the deliberate override.
+    const rails = (allowNoAdmin: boolean) =>
+      checkRails([del("project/p/access/admins/user/a")], live, state(true), {
+        allowDelete: false,
+        allowMassRemoval: true,
+        allowNoAdmin,
+        maxRemovals: 1,
+      });
+    expect(rails(false).map((r) => r.rail)).toContain("admin-floor");
+    expect(rails(true)).toEqual([]);
     // A new project with no admin declared.
     expect(adminFloor([add("project/p", "Project")], new Map(), state(false))[0].message).toMatch(
       /project p would be left without any admin \(none is declared\)/,
