@@ -34,11 +34,34 @@ export interface VerifyOptions {
   kinds?: readonly ResourceKind[];
 }
 
+/**
+ * The desired state narrowed to the objects apply touched (and their parents), so the
+ * verification reads only those: a project's reads, not every project's. References were
+ * checked by the plan itself and are not checked again.
+ */
+export function scopeState(state: DesiredState, touched: Iterable<string>): DesiredState {
+  const top = (prefix: string) =>
+    new Set([...touched].filter((k) => k.startsWith(`${prefix}/`)).map((k) => k.split("/")[1]));
+  const projects = top("project");
+  const users = top("user");
+  const teams = top("team");
+  const organizations = top("organization");
+  return {
+    ...state,
+    organizations: state.organizations.filter((x) => organizations.has(x.name)),
+    users: state.users.filter((x) => users.has(x.username)),
+    teams: state.teams.filter((x) => teams.has(x.name)),
+    projects: state.projects.filter((x) => projects.has(x.slug)),
+    referencedUsers: [],
+    referencedOrganizations: [],
+  };
+}
+
 export async function verifyApply(o: VerifyOptions): Promise<Inconsistency[]> {
   const touched = new Set(o.touched);
   const { plan } = await runPlanWithLive({
     api: o.api,
-    state: o.state,
+    state: scopeState(o.state, touched),
     apiUrl: o.apiUrl,
     targets: [...touched],
     ...(o.kinds ? { kinds: o.kinds } : {}),

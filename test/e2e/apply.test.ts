@@ -253,13 +253,15 @@ describe("phctl apply against phctl's reference server", () => {
       let stillSince = performance.now();
       for (;;) {
         await new Promise((r) => setTimeout(r, 100));
-        const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+        // Still = the journal unchanged and no write request answered by the server since.
+        const journalText = existsSync(file) ? readFileSync(file, "utf8") : "";
+        const text = `${journalText}\n${writes(slow.server.requestLog).length}`;
         if (text !== last) {
           last = text;
           stillSince = performance.now();
           continue;
         }
-        const j = text ? (JSON.parse(text) as JournalData) : undefined;
+        const j = journalText ? (JSON.parse(journalText) as JournalData) : undefined;
         if (j && j.inFlight.length > 0 && performance.now() - stillSince > 1200) break;
       }
       child.kill("SIGKILL");

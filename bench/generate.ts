@@ -1,0 +1,251 @@
+/**
+ * Synthetic organizations for the benchmarks: the same organization as a seed document (for
+ * `phctl serve --seed` / `seed()`) and as manifest files, exactly in sync — a no-change plan
+ * of one against the other is empty.
+ *
+ * Every project has a git group, 2 subgroups (`docs`, `tools/ci`), repositories spread over
+ * them, one mirror, one artifact repository, a license and access lists (admins, maintainers,
+ * developers, reporters). Every user has a git account; teams have members.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {
+  SeedDocument,
+  SeedProject,
+  SeedRepository,
+  SeedTeam,
+  SeedUser,
+} from "../src/server/seed.js";
+
+export type Size = "S" | "M" | "L";
+
+export interface Shape {
+  users: number;
+  teams: number;
+  projects: number;
+  /** Total repositories (spread evenly over the projects). */
+  repos: number;
+}
+
+export const SIZES: Record<Size, Shape> = {
+  S: { users: 200, teams: 10, projects: 50, repos: 500 },
+  M: { users: 2_000, teams: 50, projects: 500, repos: 5_000 },
+  L: { users: 10_000, teams: 200, projects: 2_000, repos: 20_000 },
+};
+
+export const ORG = "acme";
+const SUBGROUPS = ["docs", "tools/ci"];
+const MIRRORS_PER_PROJECT = 1;
+const ARTIFACTS_PER_PROJECT = 1;
+
+/** Objects with an identity of their own in the API (what a per-resource tool refreshes). */
+export interface Counts {
+  users: number;
+  teams: number;
+  projects: number;
+  gitGroups: number;
+  subgroups: number;
+  repositories: number;
+  mirrors: number;
+  artifactRepositories: number;
+}
+
+export interface Organization {
+  shape: Shape;
+  seed: SeedDocument;
+  /** Manifest files relative to the manifest root, phctl.yaml included. */
+  files: { file: string; content: string }[];
+  counts: Counts;
+  /** Sum of `counts`. */
+  managedObjects: number;
+  /** The fewest calls the API allows for a no-change plan of this organization (README). */
+  callsMin: number;
+}
+
+export const slugOf = (p: number) => `p${p}`;
+const userOf = (i: number) => `user${i}`;
+
+/** Repository `r` of a project: subgroup and name. */
+function repoOf(r: number): { name: string; subgroup: string } {
+  if (r === 0) return { name: "main", subgroup: "" };
+  const where = r % 5 === 1 ? "docs" : r % 5 === 2 ? "tools/ci" : "";
+  return { name: `repo${r}`, subgroup: where };
+}
+
+/** calls_min of a no-change plan (see bench/README.md). */
+export function callsMin(c: {
+  users: number;
+  teams: number;
+  projects: number;
+  mirrorsPerProject: number;
+}): number {
+  return (
+    1 + // organization list
+    1 + // user list (all=true)
+    c.users + // one service read per declared user with services
+    Math.ceil(c.teams / 100) + // team pages
+    1 + // project list (all=true)
+    1 + // license catalogue
+    c.projects * (5 + Math.max(1, Math.ceil(c.mirrorsPerProject / 100)))
+  );
+}
+
+export function generate(shape: Shape): Organization {
+  const users: SeedUser[] = [];
+  const userDocs: string[] = [];
+  for (let i = 0; i < shape.users; i++) {
+    const u = userOf(i);
+    users.push({
+      username: u,
+      firstName: `F${i}`,
+      lastName: `L${i}`,
+      externalEmail: `${u}@example.org`,
+      services: { git: { status: "active" } },
+    });
+    userDocs.push(
+      `apiVersion: phctl/v1\nkind: User\nmetadata: { name: ${u} }\nspec:\n  firstName: F${i}\n  lastName: L${i}\n  externalEmail: ${u}@example.org\n  services:\n    git: { status: active }\n`,
+    );
+  }
+
+  const teams: SeedTeam[] = [];
+  const teamDocs: string[] = [];
+  const perTeam = Math.min(50, Math.max(2, Math.floor(shape.users / shape.teams)));
+  for (let t = 0; t < shape.teams; t++) {
+    const members = Array.from({ length: perTeam }, (_, k) =>
+      userOf((t * perTeam + k) % shape.users),
+    );
+    const unique = [...new Set(members)];
+    teams.push({
+      name: `team${t}`,
+      gitservice: true,
+      artifactservice: false,
+      wiki: false,
+      members: unique,
+    });
+    teamDocs.push(
+      `apiVersion: phctl/v1\nkind: Team\nmetadata: { name: team${t} }\nspec:\n  services: { gitservice: true, artifactservice: false, wiki: false }\n  members: [${unique.join(", ")}]\n`,
+    );
+  }
+
+  const reposPerProject = Math.max(1, Math.round(shape.repos / shape.projects));
+  const projects: SeedProject[] = [];
+  const projectFiles: { file: string; content: string }[] = [];
+  const u = (i: number) => userOf(i % shape.users);
+  for (let p = 0; p < shape.projects; p++) {
+    const slug = slugOf(p);
+    const access = {
+      admins: [u(p)],
+      maintainers: [u(p + 1), u(p + 2)],
+      developers: [u(p + 3), u(p + 4)],
+      reporters: [u(p + 5)],
+    };
+    const repos: SeedRepository[] = [];
+    const repoLines: string[] = [];
+    for (let r = 0; r < reposPerProject; r++) {
+      const { name, subgroup } = repoOf(r);
+      if (r === 0) {
+        repos.push({ name, issueTracking: "enabled", mergeRequests: "enabled" });
+        repoLines.push(`      - { name: ${name}, issueTracking: enabled, mergeRequests: enabled }`);
+      } else {
+        repos.push(subgroup ? { name, subgroup } : { name });
+        repoLines.push(`      - { name: ${name}${subgroup ? `, subgroup: ${subgroup}` : ""} }`);
+      }
+    }
+    const mirrors = Array.from({ length: MIRRORS_PER_PROJECT }, (_, m) => ({
+      repoURLFrom: `https://github.com/example/${slug}-${m}.git`,
+      repoURLTo: `ssh://git@git.example.org/${ORG}/${slug}/main.git`,
+      refSpaceFrom: "refs/heads/*",
+      refSpaceTo: "refs/heads/*",
+      frequency: "daily" as const,
+    }));
+    const artifacts = Array.from({ length: ARTIFACTS_PER_PROJECT }, (_, a) => ({
+      name: `releases${a}`,
+      repoType: "generic",
+    }));
+    projects.push({
+      slug,
+      name: `Project ${p}`,
+      description: `Project number ${p}`,
+      licenses: ["Apache-2.0"],
+      access,
+      git: { path: slug, subgroups: SUBGROUPS, repositories: repos },
+      mirrors,
+      artifacts,
+    });
+    projectFiles.push({
+      file: `projects/${slug}.yaml`,
+      content: `apiVersion: phctl/v1
+kind: Project
+metadata: { name: ${slug} }
+spec:
+  title: Project ${p}
+  description: Project number ${p}
+  licenses: [Apache-2.0]
+  access:
+    admins: [${access.admins.join(", ")}]
+    maintainers: [${access.maintainers.join(", ")}]
+    developers: [${access.developers.join(", ")}]
+    reporters: [${access.reporters.join(", ")}]
+  git:
+    group: { path: ${slug} }
+    subgroups: [${SUBGROUPS.join(", ")}]
+    repositories:
+${repoLines.join("\n")}
+    mirrors:
+${mirrors
+  .map(
+    (m) =>
+      `      - { from: "${m.repoURLFrom}", to: "${m.repoURLTo}", refSpaceFrom: "refs/heads/*", refSpaceTo: "refs/heads/*", frequency: daily }`,
+  )
+  .join("\n")}
+  artifacts:
+    repositories:
+${artifacts.map((a) => `      - { name: ${a.name}, type: generic }`).join("\n")}
+`,
+    });
+  }
+
+  const counts: Counts = {
+    users: shape.users,
+    teams: shape.teams,
+    projects: shape.projects,
+    gitGroups: shape.projects,
+    subgroups: shape.projects * SUBGROUPS.length,
+    repositories: shape.projects * reposPerProject,
+    mirrors: shape.projects * MIRRORS_PER_PROJECT,
+    artifactRepositories: shape.projects * ARTIFACTS_PER_PROJECT,
+  };
+  return {
+    shape,
+    seed: { parentOrganization: ORG, users, teams, projects },
+    files: [
+      { file: "phctl.yaml", content: `organization: ${ORG}\n` },
+      { file: "users.yaml", content: userDocs.join("---\n") },
+      { file: "teams.yaml", content: teamDocs.join("---\n") },
+      ...projectFiles,
+    ],
+    counts,
+    managedObjects: Object.values(counts).reduce((a, b) => a + b, 0),
+    callsMin: callsMin({
+      users: shape.users,
+      teams: shape.teams,
+      projects: shape.projects,
+      mirrorsPerProject: MIRRORS_PER_PROJECT,
+    }),
+  };
+}
+
+/** Write the manifests and the seed document (seed.json) under a new temp directory. */
+export function writeOrganization(org: Organization, dir?: string): { dir: string; seed: string } {
+  const root = dir ?? mkdtempSync(join(tmpdir(), "phctl-bench-"));
+  const manifests = join(root, "manifests");
+  for (const f of org.files) {
+    const path = join(manifests, f.file);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, f.content);
+  }
+  const seed = join(root, "seed.json");
+  writeFileSync(seed, JSON.stringify(org.seed));
+  return { dir: manifests, seed };
+}
