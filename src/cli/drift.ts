@@ -11,6 +11,7 @@ export function registerDrift(program: Command): void {
     .command("drift")
     .description("report drift: exit 0 in sync, 2 when live state moved away from the manifests")
     .argument("[paths...]", "manifest files or directories", ["."])
+    .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
     .option("--format <format>", "text, markdown or json", "text")
     .addHelpText(
       "after",

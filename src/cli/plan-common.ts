@@ -63,6 +63,8 @@ export async function makePlan(
 ): Promise<PlanRun> {
   const { state, diagnostics } = await loadOrFail(paths);
   const global = cmd.optsWithGlobals<GlobalOptions>();
+  // Reads in flight at once: --concurrency, else phctl.yaml's `concurrency`.
+  global.concurrency ??= state.config.concurrency;
   const withConfigUrl: GlobalOptions =
     global.apiUrl || process.env.PHCTL_API_URL || !state.config.apiUrl
       ? global

@@ -34,6 +34,7 @@ export function registerPlan(program: Command): void {
       "--out <file>",
       "also store the plan (JSON, with live-state fingerprints) for `phctl apply FILE`",
     )
+    .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
     .option("--format <format>", "text, markdown (pull-request comment) or json", "text")
     .option("--detailed-exitcode", "exit 0 when nothing differs, 2 when something does")
     .option(
