@@ -17,8 +17,7 @@
  *
  * Env: BENCH_PROJECTS (50), BENCH_LATENCY (20), BENCH_QUEUE_DELAY (200), BENCH_CONCURRENCY (8).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { readLog, serve } from "./serve.js";
 import { ApiClient } from "../src/api/client.js";
 import type { ApplyEvent } from "../src/engine/apply-events.js";
 import { planGraph, runApply, walk } from "../src/engine/apply.js";
@@ -26,14 +25,12 @@ import { criticalPath } from "../src/engine/graph.js";
 import { runPlanWithLive } from "../src/engine/run-plan.js";
 import { loadManifestTexts } from "../src/manifest/index.js";
 import type { DesiredState } from "../src/manifest/types.js";
-import type { RequestLogEntry } from "../src/server/app.js";
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 50);
 const LATENCY = Number(process.env.BENCH_LATENCY ?? 20);
 const QUEUE_DELAY = Number(process.env.BENCH_QUEUE_DELAY ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const TOKEN = "bench-token-5f1e";
-const MAIN = join(import.meta.dirname, "../dist/cli/main.js");
 
 /** The synthetic organization: users with git accounts, teams, projects with git and access. */
 function manifests(PROJECTS: number, USERS: number): DesiredState {
@@ -83,41 +80,6 @@ ${[repo("core"), repo("tests"), repo("site"), repo("ci"), repo("guide", "docs"),
   return r.state;
 }
 
-/** `phctl serve` in its own process; resolves to its URL. */
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      MAIN,
-      "serve",
-      "--port",
-      "0",
-      "--token",
-      `${TOKEN}:system-admin:acme`,
-      "--latency",
-      String(LATENCY),
-      "--queue-delay",
-      String(QUEUE_DELAY),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (b: Buffer) => {
-      out += b.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", () => reject(new Error(`serve exited: ${out}`)));
-  });
-  return { url, child };
-}
-
-async function requestLog(api: ApiClient): Promise<RequestLogEntry[]> {
-  const r = await api.raw("GET", "/_control/requests");
-  return (r.body as { data: RequestLogEntry[] }).data;
-}
-
 interface Run {
   wallMs: number;
   apiMs: number;
@@ -129,12 +91,12 @@ interface Run {
 
 /** Apply `state` from empty with a concurrency limit; the walk's figures. */
 async function run(state: DesiredState, concurrency: number): Promise<Run> {
-  const { url, child } = await serve();
+  const { url, child } = await serve({ token: TOKEN, latency: LATENCY, queueDelay: QUEUE_DELAY });
   const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency });
   try {
     const { plan, live } = await runPlanWithLive({ api, state, apiUrl: url });
     const graph = planGraph(plan.entries);
-    const before = (await requestLog(api)).length;
+    const before = (await readLog(api)).length;
     let started = 0;
     let last = 0;
     let failed = 0;
@@ -147,7 +109,7 @@ async function run(state: DesiredState, concurrency: number): Promise<Run> {
       }
     };
     await runApply({ api, entries: plan.entries, graph, live, reporter });
-    const log = (await requestLog(api)).slice(before).filter((e) => !e.url.startsWith("/_control"));
+    const log = (await readLog(api)).slice(before).filter((e) => !e.url.startsWith("/_control"));
     return {
       wallMs: last - started,
       apiMs: log.reduce((s, e) => s + e.ms, 0),
@@ -167,7 +129,7 @@ async function run(state: DesiredState, concurrency: number): Promise<Run> {
 
 /** Mean duration of each `<action> <kind>` with nothing else running (one action at a time). */
 async function calibrate(state: DesiredState): Promise<Map<string, number>> {
-  const { url, child } = await serve();
+  const { url, child } = await serve({ token: TOKEN, latency: LATENCY, queueDelay: QUEUE_DELAY });
   const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 8 });
   const sums = new Map<string, { ms: number; n: number }>();
   try {

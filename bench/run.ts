@@ -15,12 +15,12 @@
  * per-resource baseline (one GET per managed object, concurrency 10) runs here, against
  * the same server. Results go to bench/results.md (one section per size, others kept).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { MAIN, readLog, serve } from "./serve.js";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { ApiClient } from "../src/api/client.js";
-import type { RequestLogEntry } from "../src/server/app.js";
 import {
   generate,
   ORG,
@@ -32,7 +32,6 @@ import {
 } from "./generate.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const MAIN = join(ROOT, "dist/cli/main.js");
 const PLAN_CHILD = join(import.meta.dirname, "plan-child.js");
 const RESULTS = join(import.meta.dirname, "results.md");
 const TOKEN = "bench-token-7c2d";
@@ -114,40 +113,6 @@ function runNode(args: string[], env: Record<string, string>, hookDir: string): 
   });
 }
 
-async function serve(
-  seedFile: string,
-  latency: number,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      MAIN,
-      "serve",
-      "--port",
-      "0",
-      "--token",
-      `${TOKEN}:system-admin:acme`,
-      "--latency",
-      String(latency),
-      "--seed",
-      seedFile,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let err = "";
-  child.stderr.on("data", (b: Buffer) => (err += b.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (b: Buffer) => {
-      out += b.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", () => reject(new Error(`serve exited: ${out}${err}`)));
-  });
-  return { url, child };
-}
-
 // ---------------------------------------------------------------- helpers
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -156,10 +121,6 @@ const median = (xs: number[]) => {
 
 async function clearLog(api: ApiClient) {
   await api.raw("DELETE", "/_control/requests");
-}
-async function readLog(api: ApiClient): Promise<RequestLogEntry[]> {
-  const r = await api.raw("GET", "/_control/requests");
-  return (r.body as { data: RequestLogEntry[] }).data;
 }
 
 interface Sample {
@@ -307,7 +268,7 @@ async function runSize(size: Size): Promise<string> {
     join(hookDir, "rss.cjs"),
     `process.on("exit", () => require("node:fs").writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
   );
-  const { url, child } = await serve(seed, opts.latency);
+  const { url, child } = await serve({ token: TOKEN, seedFile: seed, latency: opts.latency });
   const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 16 });
   const rows: Row[] = [];
   const notes: string[] = [];
