@@ -5,6 +5,8 @@
 import { renderOpenApi } from "./api/openapi.js";
 import { renderSchema, SCHEMA_FILES, type SchemaName } from "./manifest/schema/index.js";
 import { Plan } from "./engine/plan.js";
+import { renderValidators } from "./manifest/validator-gen.js";
+import { VALIDATORS_FILE } from "./manifest/validator.js";
 
 export interface GeneratedFile {
   /** Path relative to the repository root. */
@@ -23,4 +25,5 @@ export const generatedFiles: GeneratedFile[] = [
     render: () =>
       `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...Plan }, null, 2)}\n`,
   },
+  { path: VALIDATORS_FILE, render: renderValidators },
 ];

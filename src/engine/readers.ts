@@ -53,9 +53,16 @@ export const readLicenseCatalogue = (ctx: ReadContext): Promise<string[]> =>
 export const readProjects = (ctx: ReadContext): Promise<LiveProjectItem[]> =>
   ctx.once("projects", async () => ctx.count(await ctx.api.listAll("projects.list")));
 
-/** Does the project exist live? (from the one project list call) */
+/** The live projects by slug (from the one project list call). */
+export const readProjectsBySlug = (ctx: ReadContext): Promise<Map<string, LiveProjectItem>> =>
+  ctx.once(
+    "projectsBySlug",
+    async () => new Map((await readProjects(ctx)).map((p) => [p.projectSlug, p])),
+  );
+
+/** Does the project exist live? */
 export async function projectExists(ctx: ReadContext, slug: string): Promise<boolean> {
-  return (await readProjects(ctx)).some((p) => p.projectSlug === slug);
+  return (await readProjectsBySlug(ctx)).has(slug);
 }
 
 /** The project's detail (roles, organization teams, licenses, links), or undefined. */

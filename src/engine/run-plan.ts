@@ -31,6 +31,8 @@ export interface PlanResult {
   plan: Plan;
   /** Live objects by key, all kinds. */
   live: Map<string, LiveObject>;
+  /** CPU time of the diff alone (building the plan from desired and live state), ms. */
+  diffCpuMs: number;
 }
 
 export async function runPlan(o: RunPlanOptions): Promise<Plan> {
@@ -77,6 +79,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     o.state.config.organization || !parent
       ? o.state
       : { ...o.state, config: { ...o.state.config, organization: parent } };
+  const cpuBefore = process.cpuUsage();
   const plan = buildPlan({
     state,
     kinds,
@@ -92,7 +95,8 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
       durationMs: Math.round(performance.now() - started),
     },
   });
+  const cpu = process.cpuUsage(cpuBefore);
   const byKey = new Map<string, LiveObject>();
   for (const list of live.live.values()) for (const l of list) byKey.set(l.key, l);
-  return { plan, live: byKey };
+  return { plan, live: byKey, diffCpuMs: (cpu.user + cpu.system) / 1000 };
 }

@@ -11,7 +11,7 @@
 import type { ApiClient } from "../api/client.js";
 import { createOrFind } from "../api/create-or-find.js";
 import type { ArtifactRepoTypes } from "../api/schemas.js";
-import { readArtifactRepos, readProjects } from "../engine/readers.js";
+import { readArtifactRepos, readProjectsBySlug } from "../engine/readers.js";
 import { artifactRepoKey, projectKey } from "../manifest/keys.js";
 import { defineKind, type LiveObject } from "./kind.js";
 import { slugOfKey } from "./git-shared.js";
@@ -70,10 +70,10 @@ export const artifactRepoKind = defineKind<ArtifactRepoFields>({
       })),
     ),
   read: async (ctx, state) => {
-    const list = await readProjects(ctx);
+    const bySlug = await readProjectsBySlug(ctx);
     const found = await Promise.all(
       state.projects.map(async (p) => {
-        const item = list.find((x) => x.projectSlug === p.slug);
+        const item = bySlug.get(p.slug);
         if (!item) return [];
         const prefix = livePrefix(item.organization, item.id);
         return (await readArtifactRepos(ctx, p.slug)).map((r): LiveObject<ArtifactRepoFields> => {

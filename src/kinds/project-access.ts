@@ -40,8 +40,19 @@ export const QUEUED_LEVELS: ReadonlySet<AccessLevel> = new Set([
   "reporters",
 ]);
 
+/** The declared users by name (once per state: access lists name users thousands of times). */
+const usersByName = new WeakMap<DesiredState, Map<string, DesiredState["users"][number]>>();
+function declaredUser(state: DesiredState, username: string) {
+  let byName = usersByName.get(state);
+  if (!byName) {
+    byName = new Map(state.users.map((u) => [u.username, u]));
+    usersByName.set(state, byName);
+  }
+  return byName.get(username);
+}
+
 function dependsOn(state: DesiredState, slug: string, level: AccessLevel, username: string) {
-  const user = state.users.find((u) => u.username === username);
+  const user = declaredUser(state, username);
   return [
     projectKey(slug),
     ...(user ? [userKey(username)] : []),
@@ -71,7 +82,7 @@ export const projectAccessKind = defineKind<AccessFields>({
   check: (d, l, ctx) => {
     if (l) return undefined;
     const { username, level } = d.fields;
-    const declared = ctx.state.users.some((u) => u.username === username);
+    const declared = declaredUser(ctx.state, username) !== undefined;
     if (!declared && !ctx.liveUsers.has(username))
       return blockedCreate(
         "ProjectAccess",

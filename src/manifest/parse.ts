@@ -4,7 +4,8 @@
  */
 import { LineCounter, parseAllDocuments } from "yaml";
 import { makeDiagnostic } from "./diagnostics.js";
-import { DocHandle } from "./positions.js";
+import { readFast } from "./fast-read.js";
+import { YamlDocHandle, type DocHandle } from "./positions.js";
 import type { Diagnostic } from "./types.js";
 
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
@@ -17,6 +18,11 @@ export interface ParsedDocument {
 
 export interface ParseOptions {
   maxAliasCount?: number;
+  /**
+   * `auto` (default): the fast reader (fast-read.ts), and the full one for the files it
+   * declines; `full`: the `yaml` library's reader for every file.
+   */
+  reader?: "auto" | "full";
 }
 
 export function parseYamlText(
@@ -24,6 +30,10 @@ export function parseYamlText(
   text: string,
   opts: ParseOptions = {},
 ): { documents: ParsedDocument[]; diagnostics: Diagnostic[] } {
+  if (opts.reader !== "full") {
+    const documents = readFast(file, text);
+    if (documents) return { documents, diagnostics: [] };
+  }
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, {
     lineCounter: lines,
@@ -49,7 +59,7 @@ export function parseYamlText(
     return { documents, diagnostics };
   }
   for (const doc of parsed) {
-    const handle = new DocHandle(file, doc, lines);
+    const handle = new YamlDocHandle(file, doc, lines);
     for (const e of doc.errors) {
       const at = handle.sourceAt(e.pos[0]);
       if (e.code === "DUPLICATE_KEY") {

@@ -8,8 +8,19 @@ import type { Source } from "./types.js";
 
 export type FieldPath = readonly (string | number)[];
 
-/** One parsed YAML document and how to find positions in it. */
-export class DocHandle {
+/** One parsed YAML document and how to find positions in it (by either reader). */
+export interface DocHandle {
+  /** Relative to the current directory, `/`-separated. */
+  readonly file: string;
+  /** Position of a character offset of the file's text. */
+  sourceAt(offset: number): Source;
+  /** Where the document starts (its first content, else its `---`). */
+  readonly start: Source;
+  at(path: FieldPath, which?: "key" | "value"): Source;
+}
+
+/** A document of the full reader (the `yaml` library's nodes). */
+export class YamlDocHandle implements DocHandle {
   constructor(
     /** Relative to the current directory, `/`-separated. */
     readonly file: string,
@@ -17,21 +28,15 @@ export class DocHandle {
     private readonly lines: LineCounter,
   ) {}
 
-  /** Position of a byte offset of the file's text. */
   sourceAt(offset: number): Source {
     const { line, col } = this.lines.linePos(offset);
     return { file: this.file, line: Math.max(1, line), column: Math.max(1, col) };
   }
 
-  /** Where the document starts (its first content, else its `---`). */
   get start(): Source {
     return this.sourceAt(this.doc.contents?.range[0] ?? this.doc.range[0]);
   }
 
-  /**
-   * The position of a field: of its key (`which: "key"`, for unknown or misplaced keys) or of
-   * its value. A path that goes further than the document gives the deepest node found.
-   */
   at(path: FieldPath, which: "key" | "value" = "value"): Source {
     return this.sourceAt(locate(this.doc, path, which));
   }

@@ -1,45 +1,27 @@
 /**
- * Schema validation of one document with ajv (draft 2020-12, all errors), compiled once
- * per schema from the same objects that are written to schemas/.
+ * Schema validation of one document (draft 2020-12, all errors). The validators are ajv's
+ * standalone code, generated from the same schema objects that are written to schemas/ and
+ * committed as schemas/validators.cjs (`npm run gen`; a test fails when it is stale):
+ * compiling the schemas at every start cost more CPU than validating 10,000 documents.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { ANNOTATION_KEYWORDS } from "./schema/common.js";
-import { configSchema, kindSchema, manifestSchema, type Kind } from "./schema/index.js";
-
-// ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function instance(): Ajv2020 {
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv);
-    ajv.addVocabulary([...ANNOTATION_KEYWORDS]);
-  }
-  return ajv;
-}
-
-function validator(name: string, schema: () => Record<string, unknown>): ValidateFunction {
-  let v = compiled.get(name);
-  if (!v) {
-    v = instance().compile(schema());
-    compiled.set(name, v);
-  }
-  return v;
-}
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Kind } from "./schema/index.js";
 
 export type SchemaTarget = Kind | "Config" | "Manifest";
 
+/** Where the generated validators live, relative to the repository root. */
+export const VALIDATORS_FILE = "schemas/validators.cjs";
+
+let validators: Record<SchemaTarget, ValidateFunction> | undefined;
+
 /** Validate `data` against a kind's schema (or phctl.yaml's, or the dispatching one). */
 export function validateAgainst(target: SchemaTarget, data: unknown): ErrorObject[] {
-  const v =
-    target === "Config"
-      ? validator("config", configSchema)
-      : target === "Manifest"
-        ? validator("manifest", manifestSchema)
-        : validator(target, () => kindSchema(target));
+  // src/manifest and dist/manifest are both two levels below the repository root.
+  validators ??= createRequire(import.meta.url)(`../../${VALIDATORS_FILE}`) as Record<
+    SchemaTarget,
+    ValidateFunction
+  >;
+  const v = validators[target];
   return v(data) ? [] : [...(v.errors ?? [])];
 }

@@ -1,5 +1,6 @@
 /** Shared helpers of the manifest tests: load a fixture and render its diagnostics. */
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { join } from "node:path";
 import { formatDiagnostic, formatSummary, summarize } from "../../src/manifest/diagnostics.js";
 import type { ManifestInput } from "../../src/manifest/load.js";
@@ -48,4 +49,82 @@ export function withoutSources(state: DesiredState | undefined): unknown {
   return JSON.parse(
     JSON.stringify(state, (k, v: unknown) => (k === "source" || k === "sources" ? undefined : v)),
   );
+}
+
+/** Bits of YAML and of manifests that random text is made of. */
+export const YAML_BITS = [
+  "apiVersion: phctl/v1",
+  "kind: Project",
+  "kind: User",
+  "metadata:",
+  "  name: x",
+  "spec:",
+  "  title: T",
+  "- a",
+  "- ",
+  "&a ",
+  "*a",
+  "*b",
+  "---",
+  "...",
+  "  ",
+  "\t",
+  ": ",
+  "[",
+  "]",
+  "{",
+  "}",
+  '"',
+  "'",
+  "# c",
+  "<<: *a",
+  "!!binary ",
+  "!tag ",
+  "%YAML 1.2",
+  "? x",
+  "|",
+  ">",
+  ",",
+  "\n",
+  "\r\n",
+  "é",
+  "\u0000",
+  "\ufeff",
+  "0x1F",
+  "~",
+  "null",
+  "yes",
+  "1e3",
+];
+
+/** One edit of a file's text: delete, insert a YAML bit, swap or duplicate lines. */
+export const textMutation = fc.oneof(
+  fc.record({ op: fc.constant("delete" as const), at: fc.nat(), len: fc.nat({ max: 40 }) }),
+  fc.record({ op: fc.constant("insert" as const), at: fc.nat(), s: fc.constantFrom(...YAML_BITS) }),
+  fc.record({ op: fc.constant("swap" as const), a: fc.nat(), b: fc.nat() }),
+  fc.record({ op: fc.constant("dup" as const), a: fc.nat() }),
+);
+export type TextMutation = typeof textMutation extends fc.Arbitrary<infer T> ? T : never;
+
+/** `s` with the edits applied in order. */
+export function mutateText(s: string, ms: readonly TextMutation[]): string {
+  for (const m of ms) {
+    if (m.op === "delete") {
+      const at = m.at % (s.length + 1);
+      s = s.slice(0, at) + s.slice(at + m.len);
+    } else if (m.op === "insert") {
+      const at = m.at % (s.length + 1);
+      s = s.slice(0, at) + m.s + s.slice(at);
+    } else {
+      const lines = s.split("\n");
+      const a = m.a % lines.length;
+      if (m.op === "dup") lines.splice(a, 0, lines[a]);
+      else {
+        const b = m.b % lines.length;
+        [lines[a], lines[b]] = [lines[b], lines[a]];
+      }
+      s = lines.join("\n");
+    }
+  }
+  return s;
 }

@@ -11,7 +11,14 @@ import { formatDiagnostic } from "../../src/manifest/diagnostics.js";
 import { configDocument, toManifests } from "../../src/manifest/emit.js";
 import { loadManifestTexts, type ManifestInput } from "../../src/manifest/load.js";
 import type { LoadResult } from "../../src/manifest/types.js";
-import { exampleFiles, text, withoutSources } from "./helpers.js";
+import {
+  exampleFiles,
+  mutateText,
+  text,
+  textMutation,
+  withoutSources,
+  YAML_BITS,
+} from "./helpers.js";
 
 const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
 /** Generous on a shared 2-core machine; a hang or an exponential blow-up is far above it. */
@@ -35,51 +42,6 @@ function loadChecked(inputs: ManifestInput[]): LoadResult {
 
 const examples = exampleFiles();
 const baseline = loadManifestTexts(examples);
-
-const YAML_BITS = [
-  "apiVersion: phctl/v1",
-  "kind: Project",
-  "kind: User",
-  "metadata:",
-  "  name: x",
-  "spec:",
-  "  title: T",
-  "- a",
-  "- ",
-  "&a ",
-  "*a",
-  "*b",
-  "---",
-  "...",
-  "  ",
-  "\t",
-  ": ",
-  "[",
-  "]",
-  "{",
-  "}",
-  '"',
-  "'",
-  "# c",
-  "<<: *a",
-  "!!binary ",
-  "!tag ",
-  "%YAML 1.2",
-  "? x",
-  "|",
-  ">",
-  ",",
-  "\n",
-  "\r\n",
-  "é",
-  "\u0000",
-  "\ufeff",
-  "0x1F",
-  "~",
-  "null",
-  "yes",
-  "1e3",
-];
 
 describe("loading never throws and always points somewhere", () => {
   it("random text", () => {
@@ -110,39 +72,11 @@ describe("loading never throws and always points somewhere", () => {
   });
 
   it("textual mutations of the examples", () => {
-    const mutation = fc.oneof(
-      fc.record({ op: fc.constant("delete" as const), at: fc.nat(), len: fc.nat({ max: 40 }) }),
-      fc.record({
-        op: fc.constant("insert" as const),
-        at: fc.nat(),
-        s: fc.constantFrom(...YAML_BITS),
-      }),
-      fc.record({ op: fc.constant("swap" as const), a: fc.nat(), b: fc.nat() }),
-      fc.record({ op: fc.constant("dup" as const), a: fc.nat() }),
-    );
     fc.assert(
-      fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 6 }), (which, ms) => {
+      fc.property(fc.nat(), fc.array(textMutation, { minLength: 1, maxLength: 6 }), (which, ms) => {
         const inputs = examples.map((f) => ({ ...f }));
         const target = inputs[which % inputs.length];
-        let s = String(target.content);
-        for (const m of ms) {
-          if (m.op === "delete") {
-            const at = m.at % (s.length + 1);
-            s = s.slice(0, at) + s.slice(at + m.len);
-          } else if (m.op === "insert") {
-            const at = m.at % (s.length + 1);
-            s = s.slice(0, at) + m.s + s.slice(at);
-          } else {
-            const lines = s.split("\n");
-            const a = m.a % lines.length;
-            if (m.op === "dup") lines.splice(a, 0, lines[a]);
-            else {
-              const b = m.b % lines.length;
-              [lines[a], lines[b]] = [lines[b], lines[a]];
-            }
-            s = lines.join("\n");
-          }
-        }
+        const s = mutateText(String(target.content), ms);
         target.content = s;
         loadChecked(inputs);
       }),
