@@ -1,37 +1,43 @@
 /* global process, performance */
 // The phctl side of a plan benchmark, in its own process (bench/run.ts spawns it), so that
 // its peak RSS and CPU are phctl's alone: load the manifests, read live state, diff — what
-// `phctl plan` does minus rendering — with an explicit client concurrency (`phctl plan` has
-// no --concurrency flag). Uses the built code (npm run build). Prints one JSON line.
+// `phctl plan` does minus rendering — with an explicit client concurrency. Uses the built
+// code (npm run build). Prints one JSON line; CPU times are process.cpuUsage() deltas:
+// loadCpuMs = reading + validating the manifests, diffCpuMs = the diff alone (live state
+// in memory), cpuMs = the whole process (network handling included).
 //   node bench/plan-child.js MANIFEST_DIR API_URL CONCURRENCY   (token in PHCTL_TOKEN)
 import { ApiClient } from "../dist/api/client.js";
-import { runPlan } from "../dist/engine/run-plan.js";
+import { runPlanWithLive } from "../dist/engine/run-plan.js";
 import { loadManifests } from "../dist/manifest/load.js";
 
 const [dir, apiUrl, concurrency] = process.argv.slice(2);
+const cpuMs = (u) => (u.user + u.system) / 1000;
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 const { state, diagnostics } = await loadManifests([dir]);
 if (!state) {
   process.stderr.write(JSON.stringify(diagnostics.slice(0, 3)) + "\n");
   process.exit(1);
 }
+const loadCpuMs = cpuMs(process.cpuUsage(c0));
 const t1 = performance.now();
 const api = new ApiClient({
   apiUrl,
   token: process.env.PHCTL_TOKEN,
   concurrency: Number(concurrency),
 });
-const plan = await runPlan({ api, state, apiUrl });
+const { plan, diffCpuMs } = await runPlanWithLive({ api, state, apiUrl });
 await api.close();
 const t2 = performance.now();
-const cpu = process.cpuUsage();
 process.stdout.write(
   JSON.stringify({
     loadMs: t1 - t0,
     planMs: t2 - t1,
+    loadCpuMs,
+    diffCpuMs,
     entries: plan.entries.length,
     stats: plan.stats,
-    cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuMs: cpuMs(process.cpuUsage()),
     maxRssKB: process.resourceUsage().maxRSS,
   }) + "\n",
 );
