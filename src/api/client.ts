@@ -93,6 +93,7 @@ export class ApiClient {
   readonly #credentials: Credentials;
   readonly #transport: Transport;
   readonly #wait: WaitOptions;
+  readonly #memo = new Map<string, Promise<unknown>>();
 
   constructor(o: ClientOptions) {
     const concurrency = o.concurrency ?? 8;
@@ -123,6 +124,20 @@ export class ApiClient {
     };
     this.#wait = o.wait ?? {};
     this.ops = buildMethods((op, ...args) => this.call(op, ...(args as ArgsOf<typeof op>)));
+  }
+
+  /**
+   * A value read once per client (the token's parent organization, say), shared by every
+   * view of it (apply gives each action one); a failed read is not kept.
+   */
+  memo<T>(name: string, read: () => Promise<T>): Promise<T> {
+    let p = this.#memo.get(name) as Promise<T> | undefined;
+    if (!p) {
+      p = read();
+      this.#memo.set(name, p);
+      p.catch(() => this.#memo.delete(name));
+    }
+    return p;
   }
 
   /** Call one operation of the route table; resolves to its typed response body. */

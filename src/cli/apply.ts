@@ -1,7 +1,7 @@
 /**
  * `phctl apply [PATH… | plan.json] …`: plan (or re-check a saved plan), check the safety
  * rails, show the plan and ask on a terminal (`--auto-approve` elsewhere), then walk the
- * plan's DAG with progress, journal every event to `.phctl/journal.json`, verify, and end
+ * plan's DAG with progress, journal every event to `.phctl/journal.jsonl`, verify, and end
  * with a summary. Exit 0 when everything was done, 1 when anything failed (after the
  * summary) or was refused. `--resume` first waits on the jobs an interrupted apply left.
  */

@@ -41,29 +41,22 @@ export const liveTeamFields = (t: LiveTeam): TeamFields => ({
   wiki: t.services.wiki,
 });
 
-const parents = new WeakMap<ApiClient, Promise<string>>();
-
 /**
  * The token's parent organization (the organization list's one without a parent), which team
  * operations name in their query or body. Read once per client.
  */
 export function parentOrganizationOf(api: ApiClient): Promise<string> {
-  let p = parents.get(api);
-  if (!p) {
-    p = api.call("organizations.list").then((orgs) => {
-      const parent = orgs.find((o) => o.parentOrganization === null);
-      if (!parent) {
-        throw new PhctlError(
-          "NO_PARENT_ORGANIZATION",
-          "the organization list names no parent organization for this token",
-        );
-      }
-      return parent.name;
-    });
-    parents.set(api, p);
-    p.catch(() => parents.delete(api));
-  }
-  return p;
+  return api.memo("parentOrganization", async () => {
+    const orgs = await api.call("organizations.list");
+    const parent = orgs.find((o) => o.parentOrganization === null);
+    if (!parent) {
+      throw new PhctlError(
+        "NO_PARENT_ORGANIZATION",
+        "the organization list names no parent organization for this token",
+      );
+    }
+    return parent.name;
+  });
 }
 
 const teamnameOf = (key: string) => key.slice("team/".length).split("/")[0];

@@ -38,17 +38,15 @@ export class References {
 
 /** Records the first source of each key. */
 export class SourceMap {
-  private readonly map = new Map<string, Source>();
+  private readonly record: Record<string, Source> = Object.create(null) as Record<string, Source>;
   set(key: string, at: Source): void {
-    if (!this.map.has(key)) this.map.set(key, at);
+    if (!(key in this.record)) this.record[key] = at;
   }
   get(key: string): Source | undefined {
-    return this.map.get(key);
+    return this.record[key];
   }
-  /** Every key's source, keys sorted. */
+  /** Every key's source, in the order first recorded (files and documents are in a stable order). */
   toRecord(): Record<string, Source> {
-    const out: Record<string, Source> = {};
-    for (const key of [...this.map.keys()].sort()) out[key] = this.map.get(key) as Source;
-    return out;
+    return this.record;
   }
 }

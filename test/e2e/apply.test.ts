@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JournalData } from "../../src/engine/journal.js";
+import { readJournal } from "../../src/engine/journal.js";
 import type { RequestLogEntry } from "../../src/server/app.js";
 import { MAIN, phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
@@ -55,10 +55,11 @@ function workdir(): string {
 
 const envFor = (t: TestServer) => ({ PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret });
 const writes = (log: readonly RequestLogEntry[]) => log.filter((e) => e.method !== "GET");
+/** Successful POSTs, sorted; numeric ids (given in creation order, which concurrency varies) as `:id`. */
 const posts = (log: readonly RequestLogEntry[]) =>
   log
     .filter((e) => e.method === "POST" && e.status < 300)
-    .map((e) => e.url)
+    .map((e) => e.url.replace(/\/\d+(?=\/|$|\?)/g, "/:id"))
     .sort();
 
 /** Replace text in a file of the work directory. */
@@ -113,9 +114,7 @@ describe("phctl apply against phctl's reference server", () => {
     const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
     expect(plan.stdout).toMatch(/^No changes\./);
     expect(plan.code).toBe(0);
-    const journal = JSON.parse(
-      readFileSync(join(dir, ".phctl/journal.json"), "utf8"),
-    ) as JournalData;
+    const journal = readJournal(join(dir, ".phctl/journal.jsonl"))!;
     expect(journal).toMatchObject({ status: "finished", inFlight: [], failed: [] });
   });
 
@@ -248,7 +247,7 @@ describe("phctl apply against phctl's reference server", () => {
       });
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
       // Kill once queued jobs are in flight and nothing else is moving (the journal is still).
-      const file = join(work, ".phctl/journal.json");
+      const file = join(work, ".phctl/journal.jsonl");
       let last = "";
       let stillSince = performance.now();
       for (;;) {
@@ -261,12 +260,12 @@ describe("phctl apply against phctl's reference server", () => {
           stillSince = performance.now();
           continue;
         }
-        const j = journalText ? (JSON.parse(journalText) as JournalData) : undefined;
+        const j = journalText ? readJournal(file) : undefined;
         if (j && j.inFlight.length > 0 && performance.now() - stillSince > 1200) break;
       }
       child.kill("SIGKILL");
       expect(await exited).toBe(null);
-      const killed = JSON.parse(readFileSync(file, "utf8")) as JournalData;
+      const killed = readJournal(file)!;
       expect(killed.status).toBe("running");
       expect(killed.inFlight.length).toBeGreaterThan(0);
 
@@ -281,7 +280,7 @@ describe("phctl apply against phctl's reference server", () => {
       expect(r.stdout).toContain(
         `No changes left: the ${killed.inFlight.length} queued jobs of the interrupted apply completed. Live state matches the manifests.\n`,
       );
-      const resumed = JSON.parse(readFileSync(file, "utf8")) as JournalData;
+      const resumed = readJournal(file)!;
       expect(resumed).toMatchObject({ status: "finished", inFlight: [] });
       const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(slow), work);
       expect(plan.code).toBe(0);

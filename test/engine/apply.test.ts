@@ -282,7 +282,7 @@ describe("queued jobs", () => {
       },
     ]);
     const state = r.state!;
-    const file = join(mkdtempSync(join(tmpdir(), "phctl-journal-")), "journal.json");
+    const file = join(mkdtempSync(join(tmpdir(), "phctl-journal-")), "journal.jsonl");
     const { plan, live } = await runPlanWithLive({ api, state, apiUrl: "test" });
     const journal = Journal.start(file, {
       createdAt: plan.createdAt,
@@ -320,7 +320,7 @@ describe("queued jobs", () => {
     expect(onDisk[0].inFlight).toHaveLength(1);
     expect(onDisk[1].inFlight).toHaveLength(2);
     expect(onDisk.at(-1)!.inFlight).toHaveLength(0);
-    const final = JSON.parse(readFileSync(file, "utf8")) as JournalData;
+    const final = readJournal(file)!;
     expect(final.status).toBe("finished");
     expect(final.done.sort()).toEqual([
       "create user/ann",
@@ -370,13 +370,13 @@ describe("resume", () => {
         since: "",
       });
     }
-    const file = join(mkdtempSync(join(tmpdir(), "phctl-resume-")), "journal.json");
+    const file = join(mkdtempSync(join(tmpdir(), "phctl-resume-")), "journal.jsonl");
     const journal = Journal.start(
       file,
       { createdAt: "", apiUrl: "test", organization: "acme", digest: "", targets: [] },
       ["create user/cat", "create user/dan"],
     );
-    journal.data.inFlight.push(...inFlight);
+    for (const j of inFlight) journal.record({ type: "job-waiting", ...j, resumed: false });
     const postsBefore = t.server.requestLog.filter((e) => e.method === "POST").length;
 
     const events: ApplyEvent[] = [];

@@ -1,0 +1,93 @@
+/**
+ * The apply journal on disk: append-only JSON Lines (every earlier byte stays as written),
+ * replayed by readJournal; a torn last line is ignored, a damaged one is a clear error, and
+ * an interrupted run's journal is continued in place.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ApplyEvent } from "../../src/engine/apply-events.js";
+import { Journal, readJournal } from "../../src/engine/journal.js";
+
+const plan = { createdAt: "t", apiUrl: "test", organization: "acme", digest: "d", targets: [] };
+const target = (key: string) => ({
+  id: `create ${key}`,
+  key,
+  kind: "UserService",
+  action: "create" as const,
+});
+const waiting = (key: string, queueId: string): ApplyEvent => ({
+  type: "job-waiting",
+  ...target(key),
+  queue: "entitlement",
+  queueId,
+  resumed: false,
+});
+const jobDone = (key: string, queueId: string): ApplyEvent => ({
+  type: "job-done",
+  ...target(key),
+  queue: "entitlement",
+  queueId,
+  ok: true,
+});
+const done = (key: string): ApplyEvent => ({ type: "action-done", ...target(key), durationMs: 1 });
+const fileIn = () => join(mkdtempSync(join(tmpdir(), "phctl-journal-")), "journal.jsonl");
+
+describe("the apply journal", () => {
+  it("appends one line per change and never rewrites what it wrote", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan, ["create user/old"]);
+    const events = [
+      waiting("user/a/service/git", "q1"),
+      waiting("user/b/service/git", "q2"),
+      waiting("user/a/service/git", "q1"), // the same job again: nothing to record
+      { type: "action-started", ...target("user/c") } as ApplyEvent, // not recorded
+      jobDone("user/a/service/git", "q1"),
+      done("user/a/service/git"),
+    ];
+    let before = readFileSync(file, "utf8");
+    for (const e of events) {
+      journal.record(e);
+      const after = readFileSync(file, "utf8");
+      expect(after.startsWith(before)).toBe(true);
+      before = after;
+    }
+    expect(before.split("\n").filter(Boolean)).toHaveLength(1 + 4);
+    const data = readJournal(file)!;
+    expect(data).toMatchObject({
+      status: "running",
+      plan,
+      done: ["create user/old", "create user/a/service/git"],
+      failed: [],
+    });
+    expect(data.inFlight.map((j) => j.queueId)).toEqual(["q2"]);
+    expect(journal.data).toEqual(data);
+  });
+
+  it("ignores a torn last line and names a damaged one", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan);
+    journal.record(waiting("user/a/service/git", "q1"));
+    appendFileSync(file, '{"at":"x","done":"create us');
+    expect(readJournal(file)!.inFlight).toHaveLength(1);
+
+    const [header, first] = readFileSync(file, "utf8").split("\n");
+    writeFileSync(file, `${header}\noops\n${first}\n`);
+    expect(() => readJournal(file)).toThrow(
+      /is not a journal phctl can read \(line 2 is not a journal line\); remove it to start afresh/,
+    );
+    writeFileSync(file, "not json\n");
+    expect(() => readJournal(file)).toThrow(/is not a journal phctl can read/);
+  });
+
+  it("continues an interrupted run's journal in place, and finishes it", () => {
+    const file = fileIn();
+    Journal.start(file, plan).record(waiting("user/a/service/git", "q1"));
+    const interrupted = readJournal(file)!;
+    const resumed = new Journal(file, interrupted);
+    resumed.record(jobDone("user/a/service/git", "q1"));
+    resumed.finish();
+    expect(readJournal(file)).toMatchObject({ status: "finished", inFlight: [] });
+  });
+});
