@@ -3,13 +3,16 @@
  * `phctl serve --seed` / `seed()`) and as manifest files, exactly in sync — a no-change plan
  * of one against the other is empty.
  *
- * Every project has a git group, 2 subgroups (`docs`, `tools/ci`), repositories spread over
- * them, one mirror, one artifact repository, a license and access lists (admins, maintainers,
- * developers, reporters). Every user has a git account; teams have members.
+ * Every project has a git group, 3 subgroups (`docs`, `tools` and `tools/ci` in it),
+ * repositories spread over them, one mirror, one artifact repository, a license and access
+ * lists (admins, maintainers, developers, reporters). Every user has a git account; teams
+ * have members. `Counts` are the resources (every keyed object), by category.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadManifestTexts } from "../src/manifest/load.js";
+import type { DesiredState } from "../src/manifest/types.js";
 import type {
   SeedDocument,
   SeedProject,
@@ -37,13 +40,27 @@ export const SIZES: Record<Size, Shape> = {
 export const ORG = "acme";
 const SUBGROUPS = ["docs", "tools/ci"];
 const MIRRORS_PER_PROJECT = 1;
+/** Access levels whose adds are queued (src/kinds/project-access.ts QUEUED_LEVELS). */
+const QUEUED_LEVELS = ["maintainers", "developers", "reporters"] as const;
 const ARTIFACTS_PER_PROJECT = 1;
 
-/** Objects with an identity of their own in the API (what a per-resource tool refreshes). */
+/**
+ * The resources of an organization: every object phctl gives a key to (src/manifest/keys.ts),
+ * which is also what a Terraform provider for this API would hold in its state, one
+ * resource each (bench/README.md, "Baseline").
+ */
 export interface Counts {
   users: number;
+  /** One per declared service account (`user/<u>/service/git`). */
+  userServices: number;
   teams: number;
+  /** `team/<t>/member/<u>`. */
+  teamMembers: number;
   projects: number;
+  /** `project/<p>/access/<level>/user/<u>`. */
+  accessEntries: number;
+  /** `project/<p>/license/<id>`. */
+  projectLicenses: number;
   gitGroups: number;
   subgroups: number;
   repositories: number;
@@ -51,20 +68,70 @@ export interface Counts {
   artifactRepositories: number;
 }
 
+/** The phctl kind (src/kinds/*) of each category of `Counts`. */
+export const KIND_OF: Record<keyof Counts, string> = {
+  users: "User",
+  userServices: "UserService",
+  teams: "Team",
+  teamMembers: "TeamMember",
+  projects: "Project",
+  accessEntries: "ProjectAccess",
+  projectLicenses: "ProjectLicense",
+  gitGroups: "GitGroup",
+  subgroups: "Subgroup",
+  repositories: "Repository",
+  mirrors: "Mirror",
+  artifactRepositories: "ArtifactRepo",
+};
+
+/** Categories of objects with an identity of their own in the API (ids, a GET of their own). */
+export const IDENTITY: readonly (keyof Counts)[] = [
+  "users",
+  "teams",
+  "projects",
+  "gitGroups",
+  "subgroups",
+  "repositories",
+  "mirrors",
+  "artifactRepositories",
+];
+
 export interface Organization {
   shape: Shape;
   seed: SeedDocument;
   /** Manifest files relative to the manifest root, phctl.yaml included. */
   files: { file: string; content: string }[];
   counts: Counts;
-  /** Sum of `counts`. */
-  managedObjects: number;
+  /** Resources: the sum of `counts` (every keyed object; what the baseline refreshes). */
+  resources: number;
+  /** The `IDENTITY` part of `counts`: users, teams, projects, groups, subgroups, repos, … */
+  identityObjects: number;
   /** The fewest calls the API allows for a no-change plan of this organization (README). */
   callsMin: number;
+  /** The fewest calls an export of this organization needs (README). */
+  exportCallsMin: number;
+  /**
+   * Creates that go through the entitlement queue (apply waits for the job): git service
+   * accounts, and access at maintainers, developers and reporters (admins are immediate).
+   */
+  queuedJobs: number;
 }
 
 export const slugOf = (p: number) => `p${p}`;
 const userOf = (i: number) => `user${i}`;
+
+/**
+ * Every subgroup a list of paths makes: `tools/ci` is a subgroup `ci` in a subgroup `tools`,
+ * and phctl manages both (`project/<p>/subgroup/tools`, `…/subgroup/tools/ci`).
+ */
+export function subgroupPaths(paths: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const p of paths) {
+    const parts = p.split("/");
+    for (let i = 1; i <= parts.length; i++) all.add(parts.slice(0, i).join("/"));
+  }
+  return [...all];
+}
 
 /** Repository `r` of a project: subgroup and name. */
 function repoOf(r: number): { name: string; subgroup: string } {
@@ -89,6 +156,15 @@ export function callsMin(c: {
     1 + // license catalogue
     c.projects * (5 + Math.max(1, Math.ceil(c.mirrorsPerProject / 100)))
   );
+}
+
+/**
+ * calls_min of an export (see bench/README.md): what a no-change plan reads, but no license
+ * catalogue, and every user of the organization has its services read (export cannot know
+ * which have any).
+ */
+export function exportCallsMin(c: Parameters<typeof callsMin>[0]): number {
+  return callsMin(c) - 1;
 }
 
 export function generate(shape: Shape): Organization {
@@ -206,15 +282,26 @@ ${artifacts.map((a) => `      - { name: ${a.name}, type: generic }`).join("\n")}
     });
   }
 
+  const sum = <T>(xs: readonly T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0);
   const counts: Counts = {
+    users: users.length,
+    userServices: sum(users, (x) => Object.keys(x.services ?? {}).length),
+    teams: teams.length,
+    teamMembers: sum(teams, (t) => t.members?.length ?? 0),
+    projects: projects.length,
+    accessEntries: sum(projects, (p) => sum(Object.values(p.access ?? {}), (l) => l.length)),
+    projectLicenses: sum(projects, (p) => p.licenses?.length ?? 0),
+    gitGroups: projects.length,
+    subgroups: sum(projects, (p) => subgroupPaths(p.git?.subgroups ?? []).length),
+    repositories: sum(projects, (p) => p.git?.repositories?.length ?? 0),
+    mirrors: sum(projects, (p) => p.mirrors?.length ?? 0),
+    artifactRepositories: sum(projects, (p) => p.artifacts?.length ?? 0),
+  };
+  const shapeOfCalls = {
     users: shape.users,
     teams: shape.teams,
     projects: shape.projects,
-    gitGroups: shape.projects,
-    subgroups: shape.projects * SUBGROUPS.length,
-    repositories: shape.projects * reposPerProject,
-    mirrors: shape.projects * MIRRORS_PER_PROJECT,
-    artifactRepositories: shape.projects * ARTIFACTS_PER_PROJECT,
+    mirrorsPerProject: MIRRORS_PER_PROJECT,
   };
   return {
     shape,
@@ -226,13 +313,13 @@ ${artifacts.map((a) => `      - { name: ${a.name}, type: generic }`).join("\n")}
       ...projectFiles,
     ],
     counts,
-    managedObjects: Object.values(counts).reduce((a, b) => a + b, 0),
-    callsMin: callsMin({
-      users: shape.users,
-      teams: shape.teams,
-      projects: shape.projects,
-      mirrorsPerProject: MIRRORS_PER_PROJECT,
-    }),
+    resources: Object.values(counts).reduce((a, b) => a + b, 0),
+    identityObjects: sum(IDENTITY, (k) => counts[k]),
+    callsMin: callsMin(shapeOfCalls),
+    exportCallsMin: exportCallsMin(shapeOfCalls),
+    queuedJobs:
+      counts.userServices +
+      sum(projects, (p) => sum(QUEUED_LEVELS, (l) => p.access?.[l]?.length ?? 0)),
   };
 }
 
@@ -248,4 +335,13 @@ export function writeOrganization(org: Organization, dir?: string): { dir: strin
   const seed = join(root, "seed.json");
   writeFileSync(seed, JSON.stringify(org.seed));
   return { dir: manifests, seed };
+}
+
+/** The organization's manifests loaded in this process (what phctl would plan from). */
+export function desiredState(org: Organization): DesiredState {
+  const { state, diagnostics } = loadManifestTexts(
+    org.files.map((f) => (f.file === "phctl.yaml" ? { ...f, config: true } : f)),
+  );
+  if (!state) throw new Error(`generated manifests do not load: ${JSON.stringify(diagnostics[0])}`);
+  return state;
 }

@@ -1,41 +1,64 @@
 /**
- * Plan/apply benchmark (not part of `npm test`; see bench/README.md):
+ * The benchmark (not part of `npm test`; see bench/README.md):
  *
- *   npm run bench                      # sizes S and M, latency 20 ms
+ *   npm run bench                      # sizes S and M, latency 20 ms, every scenario
  *   npm run bench -- --size M          # one size (S, M or L; repeatable)
+ *   npm run bench -- --size S --latency 0
  *   npm run bench -- --size L --runs 1 --scenarios nochange
+ *   npm run bench -- --size M --runs 1 --scenarios empty
  *
- * Flags: --size, --latency (20), --concurrency (16), --runs (3, median),
- * --scenarios (nochange,drift,baseline).
+ * Flags: --size, --latency (20), --concurrency (16), --runs (3, median), --queue-delay (200,
+ * apply from empty), --scenarios (nochange,drift,empty,export,baseline; empty runs at S and
+ * M unless named explicitly).
  *
  * The reference server runs in a child process (`phctl serve --seed FILE --latency N`), so
  * its CPU is not in the measured process; so does phctl: a plan is `bench/plan-child.js`
- * (load + read live + diff, the built engine), an apply is the CLI `phctl apply
- * --auto-approve`. API calls are counted by the server (GET /_control/requests). The
- * per-resource baseline (one GET per managed object, concurrency 10) runs here, against
- * the same server. Results go to bench/results.md (one section per size, others kept).
+ * (load + read live + diff, the built engine), an apply and an export are the CLI. API
+ * calls are counted by the server (GET /_control/requests). The per-resource baseline (one
+ * GET per resource, concurrency 10) runs here, against the same server. Results go to
+ * bench/results.md (one section per size and latency, others kept).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { MAIN, readLog, serve } from "./serve.js";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "../src/api/client.js";
+import { runPlanWithLive } from "../src/engine/run-plan.js";
+import { kinds } from "../src/kinds/index.js";
+import type { DesiredState } from "../src/manifest/types.js";
+import { baselinePaths, BASELINE_CONCURRENCY, runBaseline } from "./baseline.js";
+import { calibrate, CALIBRATION_SHAPE } from "./bound.js";
 import {
+  desiredState,
   generate,
-  ORG,
+  KIND_OF,
   SIZES,
   slugOf,
   writeOrganization,
+  type Counts,
   type Organization,
   type Size,
 } from "./generate.js";
+import {
+  BASELINE,
+  fmtS,
+  machine,
+  median,
+  NO_CHANGE,
+  section,
+  writeResults,
+  type Row,
+  type Sample,
+} from "./report.js";
+import { applyCli, emptyApplyRun, emptyDiagnosis, exportCli, type EmptyRun } from "./scenarios.js";
+import { clearLog, readLog, runNode, serve, writeExitHook } from "./serve.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const PLAN_CHILD = join(import.meta.dirname, "plan-child.js");
 const RESULTS = join(import.meta.dirname, "results.md");
 const TOKEN = "bench-token-7c2d";
-const BASELINE_CONCURRENCY = 10;
+const SCENARIOS = ["nochange", "drift", "empty", "export", "baseline"];
+/** Export has no --concurrency flag: the client's default. */
+const EXPORT_CONCURRENCY = 8;
+/** Export's dependent reads: organizations → lists → project detail → git group & co. */
+const EXPORT_DEPTH = 4;
 
 // ---------------------------------------------------------------- flags
 function flags(argv: string[]) {
@@ -44,32 +67,48 @@ function flags(argv: string[]) {
     latency: 20,
     concurrency: 16,
     runs: 3,
-    scenarios: ["nochange", "drift", "baseline"],
+    queueDelay: 200,
+    scenarios: SCENARIOS,
+    explicitScenarios: false,
+  };
+  const num = (flag: string, v: string | undefined) => {
+    const x = Number(v);
+    if (v === undefined || !Number.isFinite(x) || x < 0)
+      throw new Error(`${flag} needs a number ≥ 0`);
+    return x;
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
     switch (argv[i]) {
       case "--size":
-        for (const s of v.toUpperCase().split(",")) {
+        for (const s of (v ?? "").toUpperCase().split(",")) {
           if (!(s in SIZES)) throw new Error(`--size must be S, M or L (got ${s})`);
           o.sizes.push(s as Size);
         }
         i++;
         break;
       case "--latency":
-        o.latency = Number(v);
+        o.latency = num("--latency", v);
         i++;
         break;
       case "--concurrency":
-        o.concurrency = Number(v);
+        o.concurrency = num("--concurrency", v);
         i++;
         break;
       case "--runs":
-        o.runs = Number(v);
+        o.runs = Math.max(1, num("--runs", v));
+        i++;
+        break;
+      case "--queue-delay":
+        o.queueDelay = num("--queue-delay", v);
         i++;
         break;
       case "--scenarios":
-        o.scenarios = v.split(",");
+        o.scenarios = (v ?? "").split(",");
+        for (const s of o.scenarios)
+          if (!SCENARIOS.includes(s))
+            throw new Error(`--scenarios: unknown ${s} (${SCENARIOS.join(", ")})`);
+        o.explicitScenarios = true;
         i++;
         break;
       default:
@@ -80,221 +119,112 @@ function flags(argv: string[]) {
   return o;
 }
 const opts = flags(process.argv.slice(1).filter((a) => a !== "--"));
+const wants = (s: string) => opts.scenarios.includes(s);
+const planBound = (callsMin: number, depth: number, concurrency: number) =>
+  Math.max(depth * opts.latency, (callsMin * opts.latency) / concurrency);
 
-// ---------------------------------------------------------------- processes
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  wallMs: number;
+interface Ctx {
+  size: Size;
+  org: Organization;
+  state: DesiredState;
+  /** Manifest directory. */
+  dir: string;
+  /** Scratch directory: the children's cwd (their .phctl journal), exports. */
+  work: string;
+  hook: string;
+  log: (s: string) => void;
+  notes: string[];
+}
+
+// ---------------------------------------------------------------- plan (the plan child)
+interface ChildPlan {
+  loadMs: number;
+  planMs: number;
+  entries: number;
+  stats?: { objectsRead: number; apiCalls: number };
+  cpuMs: number;
   maxRssKB: number;
+  loadCpuMs?: number;
+  diffCpuMs?: number;
 }
 
-/** Run a node script to completion; its peak RSS comes from a preloaded exit hook. */
-function runNode(args: string[], env: Record<string, string>, hookDir: string): Promise<Exit> {
-  const rssFile = join(hookDir, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const started = performance.now();
-  const child = spawn(process.execPath, ["--require", join(hookDir, "rss.cjs"), ...args], {
-    env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const wallMs = performance.now() - started;
-      const maxRssKB = existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) : NaN;
-      rmSync(rssFile, { force: true });
-      resolve({ code, stdout, stderr, wallMs, maxRssKB });
-    });
-  });
-}
-
-// ---------------------------------------------------------------- helpers
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)];
-};
-
-async function clearLog(api: ApiClient) {
-  await api.raw("DELETE", "/_control/requests");
-}
-
-interface Sample {
-  wallMs: number;
-  /** Read + diff (plan) as timed inside the phctl process; apply: = wallMs. */
-  phaseMs: number;
-  calls: number;
-  maxRssKB: number;
-  cpuMs?: number;
-  loadMs?: number;
-  entries?: number;
-}
-
-interface Row {
-  scenario: string;
-  samples: Sample[];
-  callsMin: number;
-  depth: number;
-  concurrency: number;
-}
-
-// ---------------------------------------------------------------- scenarios
-async function planOnce(dir: string, url: string, api: ApiClient, hookDir: string) {
+async function planOnce(c: Ctx, url: string, api: ApiClient, dir = c.dir): Promise<Sample> {
   await clearLog(api);
-  const r = await runNode(
-    [PLAN_CHILD, dir, url, String(opts.concurrency)],
-    { PHCTL_TOKEN: TOKEN },
-    hookDir,
-  );
+  const r = await runNode([PLAN_CHILD, dir, url, String(opts.concurrency)], {
+    env: { PHCTL_TOKEN: TOKEN },
+    hook: c.hook,
+    cwd: c.work,
+  });
   if (r.code !== 0) throw new Error(`plan failed (${r.code}): ${r.stderr}`);
-  const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as {
-    loadMs: number;
-    planMs: number;
-    entries: number;
-    cpuMs: number;
-    maxRssKB: number;
-  };
+  const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as ChildPlan;
   const calls = (await readLog(api)).length;
   return {
     wallMs: r.wallMs,
     phaseMs: out.planMs,
     calls,
     maxRssKB: out.maxRssKB,
+    boundMs: planBound(c.org.callsMin, 1, opts.concurrency),
     cpuMs: out.cpuMs,
     loadMs: out.loadMs,
     entries: out.entries,
-  } satisfies Sample;
+    ...(out.stats ? { objectsRead: out.stats.objectsRead } : {}),
+    ...(out.loadCpuMs !== undefined ? { loadCpuMs: out.loadCpuMs } : {}),
+    ...(out.diffCpuMs !== undefined ? { diffCpuMs: out.diffCpuMs } : {}),
+  };
 }
 
-async function applyOnce(dir: string, url: string, api: ApiClient, hookDir: string) {
-  await clearLog(api);
-  const r = await runNode(
-    [MAIN, "apply", dir, "--auto-approve", "--concurrency", String(opts.concurrency)],
-    { PHCTL_TOKEN: TOKEN, PHCTL_API_URL: url, NO_COLOR: "1" },
-    hookDir,
-  );
-  if (r.code !== 0) throw new Error(`apply failed (${r.code}): ${r.stderr}\n${r.stdout}`);
-  const calls = (await readLog(api)).length;
-  return { wallMs: r.wallMs, phaseMs: r.wallMs, calls, maxRssKB: r.maxRssKB } satisfies Sample;
-}
-
-/** Ids a per-resource tool would keep in its state (read once, not measured). */
-async function baselinePaths(org: Organization, api: ApiClient): Promise<string[]> {
-  const paths: string[] = [];
-  for (const u of org.seed.users ?? []) paths.push(`/v1/users/${u.username}`);
-  for (const t of org.seed.teams ?? []) paths.push(`/v1/teams/${t.name}?parentOrganization=${ORG}`);
-  const perProject = await Promise.all(
-    (org.seed.projects ?? []).map(async (p) => {
-      const P = `/v1/projects/${p.slug}`;
-      const [repos, mirrors, arts] = (await Promise.all([
-        api.rawAll(`${P}/git/repo`),
-        api.rawAll(`${P}/git/mirrors`),
-        api.rawAll(`${P}/artifactservice/repos`),
-      ])) as [{ gitRepoID: number }[], { mirrorID: string }[], { id: number }[]];
-      return [
-        P,
-        `${P}/git/groups`,
-        // No GET of one subgroup exists: one list per subgroup.
-        ...(p.git?.subgroups ?? []).map(() => `${P}/git/subgroups`),
-        ...repos.map((r) => `${P}/git/repo/${r.gitRepoID}`),
-        ...mirrors.map((m) => `${P}/git/mirrors/${m.mirrorID}`),
-        ...arts.map((a) => `${P}/artifactservice/repo/${a.id}`),
-      ];
-    }),
-  );
-  for (const ps of perProject) paths.push(...ps);
-  return paths;
-}
-
-async function baselineOnce(paths: string[], url: string, api: ApiClient): Promise<Sample> {
-  await clearLog(api);
-  const client = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: BASELINE_CONCURRENCY });
-  const rss0 = process.memoryUsage().rss;
-  const started = performance.now();
-  await Promise.all(
-    paths.map(async (p) => {
-      const r = await client.raw("GET", p);
-      if (r.status !== 200) throw new Error(`baseline GET ${p}: ${r.status}`);
-    }),
-  );
-  const wallMs = performance.now() - started;
-  await client.close();
-  const calls = (await readLog(api)).length;
-  return { wallMs, phaseMs: wallMs, calls, maxRssKB: rss0 / 1024 };
-}
-
-/** 1 % of the managed objects changed live: project descriptions and `main` repositories. */
-async function drift(
-  org: Organization,
-  api: ApiClient,
-  round: number,
-  mainIds: Map<string, number>,
-) {
-  const n = Math.max(2, Math.round(org.managedObjects / 100));
-  const projects = org.shape.projects;
+// ---------------------------------------------------------------- drift
+/** 1 % of the resources changed live: project descriptions and `main` repositories. */
+async function drift(c: Ctx, api: ApiClient, round: number, mainIds: Map<string, number>) {
+  const n = Math.max(2, Math.round(c.org.resources / 100));
+  const projects = c.org.shape.projects;
   const half = Math.ceil(n / 2);
   const stride = Math.max(1, Math.floor(projects / half));
-  const writes: Promise<unknown>[] = [];
+  const writes: Promise<{ status: number }>[] = [];
   for (let k = 0; k < n; k++) {
     const slug = slugOf((Math.floor(k / 2) * stride) % projects);
-    if (k % 2 === 0) {
-      writes.push(
-        api.raw("PATCH", `/v1/projects/${slug}`, { body: { description: `drifted ${round}` } }),
-      );
-    } else {
-      writes.push(
-        api.raw("PATCH", `/v1/projects/${slug}/git/repo/${mainIds.get(slug)}`, {
-          body: { issueTracking: "disabled" },
-        }),
-      );
-    }
+    writes.push(
+      k % 2 === 0
+        ? api.raw("PATCH", `/v1/projects/${slug}`, { body: { description: `drifted ${round}` } })
+        : api.raw("PATCH", `/v1/projects/${slug}/git/repo/${mainIds.get(slug)}`, {
+            body: { issueTracking: "disabled" },
+          }),
+    );
   }
-  const answers = (await Promise.all(writes)) as { status: number }[];
-  const bad = answers.filter((a) => a.status >= 300);
+  const bad = (await Promise.all(writes)).filter((a) => a.status >= 300);
   if (bad.length) throw new Error(`drift: ${bad.length} writes failed (${bad[0].status})`);
   return n;
 }
 
-// ---------------------------------------------------------------- one size
-async function runSize(size: Size): Promise<string> {
-  const org = generate(SIZES[size]);
-  const { dir, seed } = writeOrganization(org);
-  const hookDir = join(dir, "..");
-  writeFileSync(
-    join(hookDir, "rss.cjs"),
-    `process.on("exit", () => require("node:fs").writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
-  );
+// ---------------------------------------------------------------- seeded scenarios
+async function seededScenarios(c: Ctx, seed: string, rows: Row[]) {
   const { url, child } = await serve({ token: TOKEN, seedFile: seed, latency: opts.latency });
   const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 16 });
-  const rows: Row[] = [];
-  const notes: string[] = [];
-  const log = (s: string) => console.log(`[${size}] ${s}`);
+  const ch = { url, token: TOKEN, hook: c.hook, work: c.work };
   try {
-    log(`${org.managedObjects} managed objects, calls_min ${org.callsMin}; server ${url}`);
-    if (opts.scenarios.includes("nochange")) {
+    c.log(`seeded server ${url}`);
+    await countCheck(c, url, api);
+
+    if (wants("nochange")) {
       const samples: Sample[] = [];
       for (let i = 0; i < opts.runs; i++) {
-        const s = await planOnce(dir, url, api, hookDir);
+        const s = await planOnce(c, url, api);
         if (s.entries) throw new Error(`no-change plan has ${s.entries} entries: not in sync`);
         samples.push(s);
-        log(`no-change plan: ${fmtS(s.wallMs)} (read+diff ${fmtS(s.phaseMs)}), ${s.calls} calls`);
+        c.log(`no-change plan: ${fmtS(s.wallMs)} (read+diff ${fmtS(s.phaseMs)}), ${s.calls} calls`);
       }
-      rows.push({
-        scenario: "plan, no change",
-        samples,
-        callsMin: org.callsMin,
-        depth: 1,
-        concurrency: opts.concurrency,
-      });
+      const read = samples[0].objectsRead;
+      if (read !== undefined)
+        c.notes.push(
+          `${c.size}: the no-change plan's stats.objectsRead = ${read.toLocaleString("en-US")} (list items and records read, counted by the ReadContext: it counts every user and service record, each team once with its members inside, each project twice — list and detail — with its access entries and licenses inside, plus the organization list and the license catalogue; so it is not the resource count)`,
+        );
+      rows.push({ scenario: NO_CHANGE, samples, callsMin: c.org.callsMin });
     }
-    if (opts.scenarios.includes("drift")) {
+
+    if (wants("drift")) {
       const mainIds = new Map<string, number>();
       await Promise.all(
-        (org.seed.projects ?? []).map(async (p) => {
+        (c.org.seed.projects ?? []).map(async (p) => {
           const repos = (await api.rawAll(`/v1/projects/${p.slug}/git/repo`)) as {
             name: string;
             gitRepoID: number;
@@ -306,141 +236,264 @@ async function runSize(size: Size): Promise<string> {
       const applies: Sample[] = [];
       let n = 0;
       for (let i = 0; i < opts.runs; i++) {
-        n = await drift(org, api, i, mainIds);
-        const p = await planOnce(dir, url, api, hookDir);
+        n = await drift(c, api, i, mainIds);
+        const p = await planOnce(c, url, api);
         plans.push(p);
-        const a = await applyOnce(dir, url, api, hookDir);
+        const { r, log } = await applyCli(ch, api, c.dir, opts.concurrency);
+        const a: Sample = {
+          wallMs: r.wallMs,
+          phaseMs: r.wallMs,
+          calls: log.length,
+          maxRssKB: r.maxRssKB,
+          cpuMs: r.cpuMs,
+          boundMs: planBound(c.org.callsMin + n, 2, opts.concurrency),
+        };
         applies.push(a);
-        log(
+        c.log(
           `drift ${n}: plan ${fmtS(p.wallMs)} ${p.calls} calls ${p.entries} entries; apply ${fmtS(a.wallMs)} ${a.calls} calls`,
         );
-        const after = await planOnce(dir, url, api, hookDir);
+        const after = await planOnce(c, url, api);
         if (after.entries)
-          notes.push(`${size}: after apply ${i + 1}, ${after.entries} entries remain`);
+          c.notes.push(`${c.size}: after apply ${i + 1}, ${after.entries} entries remain`);
       }
-      notes.push(
-        `${size}: drift = ${n} objects changed live (${((n / org.managedObjects) * 100).toFixed(1)} %): project descriptions and repository issueTracking`,
+      c.notes.push(
+        `${c.size}: drift = ${n} resources changed live (${((n / c.org.resources) * 100).toFixed(1)} %): project descriptions and \`main\` repositories' issueTracking; apply of drift: calls_min = plan calls_min + 1 write each, depth 2`,
       );
-      rows.push({
-        scenario: "plan, 1 % drift",
-        samples: plans,
-        callsMin: org.callsMin,
-        depth: 1,
-        concurrency: opts.concurrency,
-      });
-      rows.push({
-        scenario: "apply 1 % drift",
-        samples: applies,
-        callsMin: org.callsMin + n,
-        depth: 2,
-        concurrency: opts.concurrency,
-      });
+      rows.push({ scenario: "plan, 1 % drift", samples: plans, callsMin: c.org.callsMin });
+      rows.push({ scenario: "apply 1 % drift", samples: applies, callsMin: c.org.callsMin + n });
     }
-    if (opts.scenarios.includes("baseline")) {
-      const paths = await baselinePaths(org, api);
+
+    if (wants("export")) {
+      const samples: Sample[] = [];
+      let out = "";
+      for (let i = 0; i < opts.runs; i++) {
+        out = join(c.work, `export-${i}`);
+        const { r, calls, said } = await exportCli(ch, api, out);
+        if (said !== calls)
+          c.notes.push(`${c.size}: export says ${said} API calls, the server ${calls}`);
+        samples.push({
+          wallMs: r.wallMs,
+          phaseMs: r.wallMs,
+          calls,
+          maxRssKB: r.maxRssKB,
+          cpuMs: r.cpuMs,
+          boundMs: planBound(c.org.exportCallsMin, EXPORT_DEPTH, EXPORT_CONCURRENCY),
+        });
+        c.log(`export: ${fmtS(r.wallMs)}, ${calls} calls`);
+        if (i < opts.runs - 1) rmSync(out, { recursive: true, force: true });
+      }
+      // Not measured: the export is what phctl plans as in sync.
+      const check = await planOnce(c, url, api, out);
+      c.notes.push(
+        `${c.size}: export = \`phctl export --organization acme --out DIR\` (the CLI, client concurrency ${EXPORT_CONCURRENCY}: export has no --concurrency flag; bound depth ${EXPORT_DEPTH}); a plan of the exported manifests: ${check.entries} entries${check.entries ? " (expected 0)" : ""}; process CPU ${fmtS(median(samples.map((s) => s.cpuMs ?? NaN)))}`,
+      );
+      rows.push({ scenario: "export", samples, callsMin: c.org.exportCallsMin });
+    }
+
+    if (wants("baseline")) {
+      const paths = await baselinePaths(c.org, api);
+      const total = Object.values(paths).flat().length;
+      if (total !== c.org.resources)
+        throw new Error(`baseline: ${total} paths for ${c.org.resources} resources`);
       const samples: Sample[] = [];
       for (let i = 0; i < opts.runs; i++) {
-        const s = await baselineOnce(paths, url, api);
-        samples.push(s);
-        log(`baseline: ${fmtS(s.wallMs)}, ${s.calls} calls`);
+        await clearLog(api);
+        const wallMs = await runBaseline(paths, url, TOKEN);
+        const calls = (await readLog(api)).length;
+        samples.push({
+          wallMs,
+          phaseMs: wallMs,
+          calls,
+          maxRssKB: NaN,
+          boundMs: planBound(c.org.resources, 1, BASELINE_CONCURRENCY),
+        });
+        c.log(`baseline: ${fmtS(wallMs)}, ${calls} calls`);
       }
-      rows.push({
-        scenario: "baseline: GET per object",
-        samples,
-        callsMin: org.managedObjects,
-        depth: 1,
-        concurrency: BASELINE_CONCURRENCY,
-      });
+      rows.push({ scenario: BASELINE, samples, callsMin: c.org.resources });
     }
   } finally {
     await api.close();
     child.kill();
-    rmSync(hookDir, { recursive: true, force: true });
   }
-  return section(size, org, rows, notes);
 }
 
-// ---------------------------------------------------------------- report
-const fmtS = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-function section(size: Size, org: Organization, rows: Row[], notes: string[]): string {
-  const c = org.counts;
-  const lines = [
-    `<!-- begin ${size} -->`,
-    `## Size ${size}`,
-    "",
-    `${c.users} users, ${c.teams} teams, ${c.projects} projects (git groups), ${c.subgroups} subgroups, ${c.repositories} repositories, ${c.mirrors} mirrors, ${c.artifactRepositories} artifact repositories = **${org.managedObjects} managed objects**; calls_min (no-change plan) = ${org.callsMin}. Latency ${opts.latency} ms (±25 %), phctl concurrency ${opts.concurrency}, median of ${opts.runs}.`,
-    "",
-    "| scenario | wall (process) | read+diff | API calls | calls_min | calls / calls_min | calls / object | peak RSS | lower bound | time / bound |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ];
-  const medians = new Map<string, { calls: number; phase: number }>();
-  for (const r of rows) {
-    const wall = median(r.samples.map((s) => s.wallMs));
-    const phase = median(r.samples.map((s) => s.phaseMs));
-    const calls = median(r.samples.map((s) => s.calls));
-    const rss = Math.max(...r.samples.map((s) => s.maxRssKB));
-    const bound = Math.max(r.depth * opts.latency, (r.callsMin * opts.latency) / r.concurrency);
-    medians.set(r.scenario, { calls, phase });
-    const baseline = r.scenario.startsWith("baseline");
-    lines.push(
-      `| ${r.scenario} | ${fmtS(wall)} | ${baseline ? "—" : fmtS(phase)} | ${calls} | ${r.callsMin} | ${(calls / r.callsMin).toFixed(2)} | ${(calls / org.managedObjects).toFixed(2)} | ${baseline ? "(in bench process)" : `${Math.round(rss / 1024)} MB`} | ${fmtS(bound)} | ${(phase / bound).toFixed(2)} |`,
-    );
+/**
+ * Resources three ways: the generator's count, the keys phctl's kinds declare (desired), and
+ * the keyed live objects a plan reads (in this process, not measured); by kind.
+ */
+async function countCheck(c: Ctx, url: string, api: ApiClient) {
+  const desired = new Map(kinds.map((k) => [k.kind, k.desired(c.state).length]));
+  await clearLog(api);
+  const { live } = await runPlanWithLive({ api, state: c.state, apiUrl: url });
+  const read = new Map<string, number>();
+  for (const key of live.keys()) {
+    const kind = kindOfKey(key);
+    read.set(kind, (read.get(kind) ?? 0) + 1);
   }
-  lines.push("");
-  const b = medians.get("baseline: GET per object");
-  const p = medians.get("plan, no change");
-  if (b && p) {
-    lines.push(
-      `phctl no-change plan / per-resource baseline: calls ${(p.calls / b.calls).toFixed(2)} (${(b.calls / p.calls).toFixed(1)}× fewer), time ${(p.phase / b.phase).toFixed(2)} (read+diff vs baseline wall).`,
-      "",
-    );
+  const diffs: string[] = [];
+  const cats = Object.keys(KIND_OF) as (keyof Counts)[];
+  for (const cat of cats) {
+    const k = KIND_OF[cat];
+    const [g, d, l] = [c.org.counts[cat], desired.get(k) ?? 0, read.get(k) ?? 0];
+    if (g !== d || g !== l) diffs.push(`${k}: generator ${g}, desired ${d}, read ${l}`);
   }
-  const nc = rows.find((r) => r.scenario === "plan, no change");
-  if (nc) {
-    lines.push(
-      `No-change plan inside phctl: manifest load ${fmtS(median(nc.samples.map((s) => s.loadMs ?? 0)))}, process CPU ${fmtS(median(nc.samples.map((s) => s.cpuMs ?? 0)))} (load + client + diff, network waits excluded).`,
-      "",
-    );
-  }
-  for (const n of notes) lines.push(`- ${n}`);
-  lines.push(`<!-- end ${size} -->`);
-  return lines.join("\n");
+  for (const [k, d] of desired)
+    if (!Object.values(KIND_OF).includes(k) && (d || read.get(k)))
+      diffs.push(`${k}: generator 0, desired ${d}, read ${read.get(k) ?? 0}`);
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const line = `${c.size}: resources — generator ${c.org.resources}, keys declared (kinds' desired) ${sum(desired)}, keyed live objects a plan reads ${live.size}${diffs.length ? `; differ: ${diffs.join("; ")}` : " (equal, kind by kind)"}`;
+  c.log(line);
+  c.notes.push(line);
 }
 
-function writeResults(sections: Map<Size, string>) {
-  const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
-  for (const s of ["S", "M", "L"] as Size[]) {
-    if (sections.has(s)) continue;
-    const m = new RegExp(`<!-- begin ${s} -->[\\s\\S]*?<!-- end ${s} -->`).exec(old);
-    if (m) sections.set(s, m[0]);
+/** The kind of a key (src/manifest/keys.ts shapes). */
+function kindOfKey(key: string): string {
+  const p = key.split("/");
+  if (p[0] === "organization") return "Organization";
+  if (p[0] === "user") return p.length > 2 ? "UserService" : "User";
+  if (p[0] === "team") return p.length > 2 ? "TeamMember" : "Team";
+  if (p.length === 2) return "Project";
+  switch (p[2]) {
+    case "group":
+      return "GitGroup";
+    case "subgroup":
+      return "Subgroup";
+    case "repo":
+      return "Repository";
+    case "mirror":
+      return "Mirror";
+    case "artifact":
+      return "ArtifactRepo";
+    case "license":
+      return "ProjectLicense";
+    case "access":
+      return p[4] === "team" ? "ProjectTeamAccess" : "ProjectAccess";
+    default:
+      return `? ${p[2]}`;
   }
-  const cpu = cpus();
-  const machine = `${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform}/${process.arch}`;
-  const body = [
-    "# Benchmark results",
-    "",
-    "Generated by `npm run bench` (bench/run.ts; definitions in bench/README.md).",
-    `Last run: ${new Date().toISOString().slice(0, 16)}Z on ${machine}.`,
-    "",
-    ...(["S", "M", "L"] as Size[])
-      .filter((s) => sections.has(s))
-      .map((s) => `${sections.get(s)}\n`),
-  ].join("\n");
-  writeFileSync(RESULTS, body);
-  try {
-    // Tables as prettier would lay them out, so `npm run lint` stays clean.
-    execFileSync(join(ROOT, "node_modules/.bin/prettier"), ["--write", RESULTS], {
-      stdio: "ignore",
+}
+
+// ---------------------------------------------------------------- apply from empty
+const calibrations = new Map<string, Promise<Map<string, number>>>();
+function means(): Promise<Map<string, number>> {
+  const k = `${opts.latency}/${opts.queueDelay}`;
+  let m = calibrations.get(k);
+  if (!m) {
+    m = calibrate({ token: TOKEN, latency: opts.latency, queueDelay: opts.queueDelay });
+    calibrations.set(k, m);
+  }
+  return m;
+}
+
+async function emptyScenario(c: Ctx, rows: Row[]) {
+  const alone = await means();
+  c.log(
+    `calibrated (${CALIBRATION_SHAPE.projects} projects, one action at a time): ${[...alone].map(([k, ms]) => `${k} ${Math.round(ms)} ms`).join(", ")}`,
+  );
+  const samples: Sample[] = [];
+  let last: EmptyRun | undefined;
+  let callsMin = 0;
+  for (let i = 0; i < opts.runs; i++) {
+    const { url, child } = await serve({
+      token: TOKEN,
+      latency: opts.latency,
+      queueDelay: opts.queueDelay,
     });
-  } catch {
-    console.error("prettier not available: results.md left unformatted");
+    const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: opts.concurrency });
+    try {
+      const x = await emptyApplyRun({
+        ch: { url, token: TOKEN, hook: c.hook, work: c.work },
+        api,
+        state: c.state,
+        dir: c.dir,
+        concurrency: opts.concurrency,
+        means: alone,
+        planAfter: () =>
+          planOnce(c, url, api).then((p) => ({ entries: p.entries ?? 0, calls: p.calls })),
+        ...(child.pid !== undefined ? { serverPid: child.pid } : {}),
+      });
+      callsMin = x.planCalls + c.org.resources + c.org.queuedJobs + c.org.callsMin;
+      samples.push({
+        wallMs: x.r.wallMs,
+        phaseMs: x.walkMs,
+        calls: x.log.length,
+        maxRssKB: x.r.maxRssKB,
+        cpuMs: x.r.cpuMs,
+        boundMs: x.bound.boundMs,
+      });
+      const byMethod = x.log.reduce<Record<string, number>>(
+        (m, e) => ({ ...m, [e.method]: (m[e.method] ?? 0) + 1 }),
+        {},
+      );
+      c.log(
+        `apply from empty: ${x.actions} actions${x.failed ? ` (${x.failed} failed)` : ""}, wall ${fmtS(x.r.wallMs)}, walk ${fmtS(x.walkMs)}, bound ${fmtS(x.bound.boundMs)} (critical path ${fmtS(x.bound.criticalPathMs)} + API ${fmtS(x.walkApiMs)} / ${opts.concurrency}) → ${(x.walkMs / x.bound.boundMs).toFixed(2)}; ${x.log.length} calls ${JSON.stringify(byMethod)}`,
+      );
+      last = x;
+    } finally {
+      await api.close();
+      child.kill();
+    }
   }
+  c.notes.push(
+    `${c.size}: apply from empty = a fresh \`phctl serve --queue-delay ${opts.queueDelay} --latency ${opts.latency}\` (nothing but the token's organization), \`phctl apply DIR --auto-approve --concurrency ${opts.concurrency}\` (the CLI), then a plan that must be empty; ${last!.actions.toLocaleString("en-US")} actions. calls_min = the plan's reads of the empty server + 1 write per resource + 1 status read per queued job (git accounts; access at maintainers, developers, reporters) + the verification's re-read (a no-change plan's calls_min). Its time / bound is the walk's (apply-started → last action done) against critical path + walk API time / concurrency`,
+    ...emptyDiagnosis(last!, alone, opts.concurrency).map(
+      (l) => `${c.size}: apply from empty, last run: ${l}`,
+    ),
+  );
+  rows.push({
+    scenario: `apply from empty (queue delay ${opts.queueDelay} ms)`,
+    samples,
+    callsMin,
+  });
 }
 
-const done = new Map<Size, string>();
+// ---------------------------------------------------------------- one size
+async function runSize(size: Size): Promise<string> {
+  const org = generate(SIZES[size]);
+  const { dir, seed } = writeOrganization(org);
+  const root = join(dir, "..");
+  const work = join(root, "work");
+  mkdirSync(work, { recursive: true });
+  const rows: Row[] = [];
+  const c: Ctx = {
+    size,
+    org,
+    state: desiredState(org),
+    dir,
+    work,
+    hook: writeExitHook(root),
+    log: (s: string) => console.log(`[${size}@${opts.latency}] ${s}`),
+    notes: [],
+  };
+  try {
+    c.log(
+      `${org.resources} resources (${org.identityObjects} with an identity), calls_min ${org.callsMin}`,
+    );
+    if (["nochange", "drift", "export", "baseline"].some(wants))
+      await seededScenarios(c, seed, rows);
+    if (wants("empty")) {
+      if (size !== "L" || opts.explicitScenarios) await emptyScenario(c, rows);
+      else c.log("apply from empty: S and M only (name it in --scenarios to run it at L)");
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return section({
+    size,
+    latency: opts.latency,
+    concurrency: opts.concurrency,
+    runs: opts.runs,
+    org,
+    rows,
+    notes: c.notes,
+    machine: machine(),
+  });
+}
+
+const resourcesOf = (s: Size) => generate(SIZES[s]).resources;
+const done = new Map<string, string>();
 for (const size of opts.sizes) {
-  done.set(size, await runSize(size));
-  writeResults(new Map(done));
+  done.set(`${size}@${opts.latency}`, await runSize(size));
+  writeResults(RESULTS, done, resourcesOf);
 }
 console.log(`results written to ${RESULTS}`);
