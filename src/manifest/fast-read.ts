@@ -43,14 +43,55 @@ const DECLINED_TEXT =
 /** A block scalar's header from its indicator on: `|-2 # comment`. */
 const BLOCK_HEADER = /^[|>][-+1-9]{0,2}(?:[ \t]+(?:#.*)?)?\r?$/;
 
-/** One file's text, its events and where its lines start. */
+/**
+ * A file's events packed into one typed array (no object per event for the collector to
+ * trace): per event its type, start (a collection's, a scalar's value start), value end,
+ * scalar style and whether the scalar is verbatim text (`fast`).
+ */
+const STRIDE = 5;
+const [TYPE, START, END, STYLE, FAST] = [0, 1, 2, 3, 4];
+
+function pack(events: readonly Event[]): Int32Array {
+  const packed = new Int32Array(events.length * STRIDE);
+  events.forEach((e, i) => {
+    const at = i * STRIDE;
+    packed[at + TYPE] = e.type;
+    if (e.type === MAPPING || e.type === SEQUENCE) packed[at + START] = e.start;
+    else if (e.type === SCALAR) {
+      packed[at + START] = e.valueStart;
+      packed[at + END] = e.valueEnd;
+      packed[at + STYLE] = e.style;
+      packed[at + FAST] = e.fast ? 1 : 0;
+    }
+  });
+  return packed;
+}
+
+/** The indicator of the block scalar whose content starts at `contentStart`; -1 if not found. */
+function blockHeader(text: string, contentStart: number): number {
+  const end = contentStart - 1;
+  if (end < 0 || text[end] !== "\n") return -1;
+  const lineStart = text.lastIndexOf("\n", end - 1) + 1;
+  const line = text.slice(lineStart, end);
+  for (let p = line.search(/[|>]/); p !== -1;) {
+    if (BLOCK_HEADER.test(line.slice(p))) return lineStart + p;
+    const next = line.slice(p + 1).search(/[|>]/);
+    p = next === -1 ? -1 : p + 1 + next;
+  }
+  return -1;
+}
+
+/** One file's text, its packed events and where its lines start. */
 class Reading {
   private readonly lineStarts: number[] = [0];
+  private readonly ev: Int32Array;
+
   constructor(
     readonly file: string,
     readonly text: string,
-    readonly events: Event[],
+    events: readonly Event[],
   ) {
+    this.ev = pack(events);
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1))
       this.lineStarts.push(i + 1);
   }
@@ -67,50 +108,52 @@ class Reading {
     return { file: this.file, line: lo + 1, column: Math.max(1, offset - starts[lo] + 1) };
   }
 
-  /** Where a scalar starts as the `yaml` library counts it (quotes and block headers included); -1 for an empty one. */
-  scalarStart(e: ScalarEvent): number {
-    switch (e.style) {
-      case SCALAR_STYLE.PLAIN:
-        return e.valueEnd > e.valueStart ? e.valueStart : -1;
-      case SCALAR_STYLE.SINGLE_QUOTED:
-      case SCALAR_STYLE.DOUBLE_QUOTED:
-        return e.valueStart - 1;
-      case SCALAR_STYLE.LITERAL_BLOCK:
-      case SCALAR_STYLE.FOLDED_BLOCK:
-        return this.blockHeader(e.valueStart);
-    }
+  private type(i: number): number {
+    return this.ev[i * STRIDE + TYPE];
   }
 
-  /** The indicator of the block scalar whose content starts at `contentStart`; -1 if not found. */
-  private blockHeader(contentStart: number): number {
-    const end = contentStart - 1;
-    if (end < 0 || this.text[end] !== "\n") return -1;
-    const lineStart = this.text.lastIndexOf("\n", end - 1) + 1;
-    const line = this.text.slice(lineStart, end);
-    for (let p = line.search(/[|>]/); p !== -1;) {
-      if (BLOCK_HEADER.test(line.slice(p))) return lineStart + p;
-      const next = line.slice(p + 1).search(/[|>]/);
-      p = next === -1 ? -1 : p + 1 + next;
+  /** A scalar's text (keys: plain or quoted, one line). */
+  private scalarText(i: number): string {
+    const at = i * STRIDE;
+    const event = {
+      type: SCALAR,
+      valueStart: this.ev[at + START],
+      valueEnd: this.ev[at + END],
+      style: this.ev[at + STYLE],
+      fast: this.ev[at + FAST] === 1,
+    } as ScalarEvent;
+    return getScalarValue(this.text, event);
+  }
+
+  /** Where a scalar starts as the `yaml` library counts it (quotes and block headers included); -1 for an empty one. */
+  scalarStart(i: number): number {
+    const at = i * STRIDE;
+    const [start, end] = [this.ev[at + START], this.ev[at + END]];
+    switch (this.ev[at + STYLE]) {
+      case SCALAR_STYLE.PLAIN:
+        return end > start ? start : -1;
+      case SCALAR_STYLE.SINGLE_QUOTED:
+      case SCALAR_STYLE.DOUBLE_QUOTED:
+        return start - 1;
+      default:
+        return blockHeader(this.text, start);
     }
-    return -1;
   }
 
   /** Where the node at event `i` starts; -1 for an empty scalar. */
   nodeStart(i: number): number {
-    const e = this.events[i];
-    if (e.type === MAPPING || e.type === SEQUENCE) return e.start;
-    return this.scalarStart(e as ScalarEvent);
+    const t = this.type(i);
+    return t === MAPPING || t === SEQUENCE ? this.ev[i * STRIDE + START] : this.scalarStart(i);
   }
 
   /** The event after the node at `i` (and all it holds). */
-  skip(i: number): number {
-    const ev = this.events;
-    const t = ev[i].type;
+  private skip(i: number): number {
+    const t = this.type(i);
     if (t !== MAPPING && t !== SEQUENCE) return i + 1;
     let depth = 1;
     let j = i + 1;
     while (depth > 0) {
-      const u = ev[j].type;
+      const u = this.type(j);
       if (u === MAPPING || u === SEQUENCE) depth++;
       else if (u === POP) depth--;
       j++;
@@ -120,31 +163,29 @@ class Reading {
 
   /** Character offset of a field's key or value, as the full reader's `locate` finds it. */
   locate(root: number, path: FieldPath, which: "key" | "value"): number {
-    const ev = this.events;
     let node = root;
     let keyAt = -1;
     let offset = this.nodeStart(root);
     for (const seg of path) {
-      const e = ev[node];
+      const t = this.type(node);
       let next = -1;
-      if (e.type === MAPPING) {
+      if (t === MAPPING) {
         const want = String(seg);
         keyAt = -1;
-        for (let i = node + 1; ev[i].type !== POP; i = this.skip(i + 1)) {
-          const k = ev[i] as ScalarEvent;
-          if (getScalarValue(this.text, k) === want) {
-            keyAt = this.scalarStart(k);
+        for (let i = node + 1; this.type(i) !== POP; i = this.skip(i + 1)) {
+          if (this.scalarText(i) === want) {
+            keyAt = this.scalarStart(i);
             next = i + 1;
             break;
           }
         }
         if (next < 0) return offset;
         offset = keyAt;
-      } else if (e.type === SEQUENCE && typeof seg === "number") {
+      } else if (t === SEQUENCE && typeof seg === "number") {
         keyAt = -1;
         let i = node + 1;
-        for (let n = 0; n < seg && ev[i].type !== POP; n++) i = this.skip(i);
-        if (ev[i].type === POP) return offset;
+        for (let n = 0; n < seg && this.type(i) !== POP; n++) i = this.skip(i);
+        if (this.type(i) === POP) return offset;
         next = i;
       } else {
         return offset;
@@ -185,8 +226,7 @@ class EventDocHandle implements DocHandle {
  * Root mapping event of every document, or undefined when the stream holds anything the
  * fast reader declines (see the file comment).
  */
-function documentRoots(r: Reading): number[] | undefined {
-  const ev = r.events;
+function documentRoots(text: string, ev: readonly Event[]): number[] | undefined {
   const roots: number[] = [];
   // Per open collection: -1 for a sequence or document, else the number of nodes seen in
   // the mapping so far (even: the next node is a key).
@@ -215,16 +255,16 @@ function documentRoots(r: Reading): number[] | undefined {
         if (e.type !== SCALAR) return undefined;
         if (e.style === SCALAR_STYLE.LITERAL_BLOCK || e.style === SCALAR_STYLE.FOLDED_BLOCK)
           return undefined;
-        if (e.style === SCALAR_STYLE.PLAIN && NON_STRING_PLAIN.test(getScalarValue(r.text, e)))
+        if (e.style === SCALAR_STYLE.PLAIN && NON_STRING_PLAIN.test(getScalarValue(text, e)))
           return undefined;
         if (e.style === SCALAR_STYLE.PLAIN && e.valueEnd <= e.valueStart) return undefined;
       }
       open[parent] = inMapping + 1;
     }
-    if (e.type === SCALAR) {
-      const block = e.style === SCALAR_STYLE.LITERAL_BLOCK || e.style === SCALAR_STYLE.FOLDED_BLOCK;
-      if (block && r.scalarStart(e) < 0) return undefined;
-    }
+    const block =
+      e.type === SCALAR &&
+      (e.style === SCALAR_STYLE.LITERAL_BLOCK || e.style === SCALAR_STYLE.FOLDED_BLOCK);
+    if (block && blockHeader(text, e.valueStart) < 0) return undefined;
     if (e.type === MAPPING) open.push(0);
     else if (e.type === SEQUENCE) open.push(-1);
   }
@@ -237,16 +277,16 @@ function documentRoots(r: Reading): number[] | undefined {
  */
 export function readFast(file: string, text: string): ParsedDocument[] | undefined {
   if (DECLINED_TEXT.test(text)) return undefined;
-  let reading: Reading;
+  let events: Event[];
   let values: unknown[];
   try {
-    const events = parseEvents(text, { filename: file });
-    reading = new Reading(file, text, events);
+    events = parseEvents(text, { filename: file });
     values = constructFromEvents(events, { source: text, filename: file, maxAliases: 0 });
   } catch {
     return undefined;
   }
-  const roots = documentRoots(reading);
+  const roots = documentRoots(text, events);
   if (!roots || roots.length !== values.length) return undefined;
+  const reading = new Reading(file, text, events);
   return roots.map((root, k) => ({ handle: new EventDocHandle(reading, root), value: values[k] }));
 }
