@@ -55,8 +55,6 @@ const PLAN_CHILD = join(import.meta.dirname, "plan-child.js");
 const RESULTS = join(import.meta.dirname, "results.md");
 const TOKEN = "bench-token-7c2d";
 const SCENARIOS = ["nochange", "drift", "empty", "export", "baseline"];
-/** Export has no --concurrency flag: the client's default. */
-const EXPORT_CONCURRENCY = 8;
 /** Export's dependent reads: organizations → lists → project detail → git group & co. */
 const EXPORT_DEPTH = 4;
 
@@ -268,7 +266,7 @@ async function seededScenarios(c: Ctx, seed: string, rows: Row[]) {
       let out = "";
       for (let i = 0; i < opts.runs; i++) {
         out = join(c.work, `export-${i}`);
-        const { r, calls, said } = await exportCli(ch, api, out);
+        const { r, calls, said } = await exportCli(ch, api, out, opts.concurrency);
         if (said !== calls)
           c.notes.push(`${c.size}: export says ${said} API calls, the server ${calls}`);
         samples.push({
@@ -277,7 +275,7 @@ async function seededScenarios(c: Ctx, seed: string, rows: Row[]) {
           calls,
           maxRssKB: r.maxRssKB,
           cpuMs: r.cpuMs,
-          boundMs: planBound(c.org.exportCallsMin, EXPORT_DEPTH, EXPORT_CONCURRENCY),
+          boundMs: planBound(c.org.exportCallsMin, EXPORT_DEPTH, opts.concurrency),
         });
         c.log(`export: ${fmtS(r.wallMs)}, ${calls} calls`);
         if (i < opts.runs - 1) rmSync(out, { recursive: true, force: true });
@@ -285,7 +283,7 @@ async function seededScenarios(c: Ctx, seed: string, rows: Row[]) {
       // Not measured: the export is what phctl plans as in sync.
       const check = await planOnce(c, url, api, out);
       c.notes.push(
-        `${c.size}: export = \`phctl export --organization acme --out DIR\` (the CLI, client concurrency ${EXPORT_CONCURRENCY}: export has no --concurrency flag; bound depth ${EXPORT_DEPTH}); a plan of the exported manifests: ${check.entries} entries${check.entries ? " (expected 0)" : ""}; process CPU ${fmtS(median(samples.map((s) => s.cpuMs ?? NaN)))}`,
+        `${c.size}: export = \`phctl export --organization acme --out DIR\` (the CLI, --concurrency ${opts.concurrency}; bound depth ${EXPORT_DEPTH}); a plan of the exported manifests: ${check.entries} entries${check.entries ? " (expected 0)" : ""}; process CPU ${fmtS(median(samples.map((s) => s.cpuMs ?? NaN)))}`,
       );
       rows.push({ scenario: "export", samples, callsMin: c.org.exportCallsMin });
     }

@@ -60,11 +60,22 @@ export async function applyCli(ch: Children, api: ApiClient, dir: string, concur
   return { r, events, log: await readLog(api) };
 }
 
-/** `phctl export --organization acme --out OUT --format json`, the log cleared before. */
-export async function exportCli(ch: Children, api: ApiClient, out: string) {
+/** `phctl export --organization acme --out OUT --format json --concurrency N`, the log cleared before. */
+export async function exportCli(ch: Children, api: ApiClient, out: string, concurrency: number) {
   await clearLog(api);
   const r = await runNode(
-    [MAIN, "export", "--organization", "acme", "--out", out, "--format", "json"],
+    [
+      MAIN,
+      "export",
+      "--organization",
+      "acme",
+      "--out",
+      out,
+      "--format",
+      "json",
+      "--concurrency",
+      String(concurrency),
+    ],
     { env: env(ch), hook: ch.hook, cwd: ch.work },
   );
   if (r.code !== 0) throw new Error(`export failed (${r.code}): ${r.stderr}`);

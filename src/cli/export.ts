@@ -37,6 +37,7 @@ export function registerExport(program: Command): void {
     )
     .option("--force", "write into a non-empty directory, replacing the files export writes")
     .option("--format <format>", "text or json (what was written)", "text")
+    .option("--concurrency <n>", "reads in flight at once (default 8)")
     .addHelpText(
       "after",
       `

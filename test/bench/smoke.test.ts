@@ -107,7 +107,7 @@ describe("bench smoke (size S)", () => {
 
   it("export (the CLI) reads within 1.1 × its calls_min and plans as in sync", async () => {
     const out = join(root, "export");
-    const x = await exportCli({ url: t.url, token, hook, work }, api, out);
+    const x = await exportCli({ url: t.url, token, hook, work }, api, out, 8);
     console.log(`bench smoke S: export ${x.calls} calls, calls_min ${org.exportCallsMin}`);
     expect(x.said).toBe(x.calls);
     expect(x.calls).toBeGreaterThanOrEqual(org.exportCallsMin);
