@@ -55,7 +55,8 @@ export function trackJobs(api: ApiClient, hooks: JobHooks): ApiClient {
     const job = queue && id ? await waitForJob(queue, id, wait) : undefined;
     return { response, job };
   };
-  const ops = buildMethods(call);
+  // Built when a kind first asks for it: an apply makes one view per action.
+  let ops: ReturnType<typeof buildMethods> | undefined;
   return new Proxy(api, {
     get(target, prop) {
       switch (prop) {
@@ -66,7 +67,7 @@ export function trackJobs(api: ApiClient, hooks: JobHooks): ApiClient {
         case "callAndWait":
           return callAndWait;
         case "ops":
-          return ops;
+          return (ops ??= buildMethods(call));
         default: {
           // The client keeps #private state: its own methods must run on it, not on the proxy.
           const v: unknown = Reflect.get(target, prop, target);
