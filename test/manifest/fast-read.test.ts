@@ -13,7 +13,7 @@ import { readFast } from "../../src/manifest/fast-read.js";
 import { loadManifestTexts, readInputs } from "../../src/manifest/load.js";
 import { parseYamlText } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
-import { CASES, exampleFiles, mutateText, text, textMutation } from "./helpers.js";
+import { CASES, exampleFiles, mutateText, text, textMutation, YAML_BITS } from "./helpers.js";
 
 const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
 
@@ -143,53 +143,27 @@ describe("loading gives the same result by either reader", () => {
   });
 
   it("random YAML-like text", () => {
+    // The loader's random bits, whole manifest lines (so documents get far enough to be read
+    // fast) and what the two readers were seen to disagree on.
     const bits = [
+      ...YAML_BITS,
       "apiVersion: phctl/v1\n",
       "kind: User\n",
-      "kind: Project\n",
       "metadata:\n",
       "  name: x\n",
       "spec:\n",
       "  firstName: A\n",
       "  lastName: B\n",
       "  externalEmail: a@b.c\n",
-      "  title: T\n",
       "  members: [x, y]\n",
-      "- a\n",
       "---\n",
       "...\n",
-      "  ",
-      "\t",
-      ": ",
-      "[",
-      "]",
-      "{",
-      "}",
-      ",",
-      '"',
-      "'",
-      "# c",
-      " #",
-      "|",
-      ">-",
-      "? ",
-      "\n",
-      "\r\n",
-      "x",
-      "1",
-      "\\",
-      "é",
-      "\ufeff",
       "  ---",
-      "&a ",
-      "*a",
-      "!t ",
+      " #",
+      ">-",
+      "\\",
       "%",
-      "@",
       "`",
-      "-",
-      "0x1",
-      "~",
       "\u0085",
       "\u2028",
     ];
