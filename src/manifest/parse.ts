@@ -1,6 +1,8 @@
 /**
- * YAML text → documents with positions. Duplicate keys are errors, alias expansion is
- * capped (an alias bomb fails fast), and every problem is a diagnostic at file:line:col.
+ * YAML text → documents with positions. Plain manifests go through the fast reader
+ * (fast-read.ts); every file it declines is read here by the `yaml` library (the full
+ * reader), where duplicate keys are errors, alias expansion is capped (an alias bomb fails
+ * fast), and every problem is a diagnostic at file:line:col.
  */
 import { LineCounter, parseAllDocuments } from "yaml";
 import { makeDiagnostic } from "./diagnostics.js";

@@ -17,18 +17,20 @@ const target = (key: string) => ({
   kind: "UserService",
   action: "create" as const,
 });
+/** A queued job of `key`'s create: waiting on it, or done. */
+const job = (key: string, queueId: string) => ({
+  ...target(key),
+  queue: "entitlement" as const,
+  queueId,
+});
 const waiting = (key: string, queueId: string): ApplyEvent => ({
   type: "job-waiting",
-  ...target(key),
-  queue: "entitlement",
-  queueId,
+  ...job(key, queueId),
   resumed: false,
 });
 const jobDone = (key: string, queueId: string): ApplyEvent => ({
   type: "job-done",
-  ...target(key),
-  queue: "entitlement",
-  queueId,
+  ...job(key, queueId),
   ok: true,
 });
 const done = (key: string): ApplyEvent => ({ type: "action-done", ...target(key), durationMs: 1 });
