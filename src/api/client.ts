@@ -8,6 +8,7 @@
  *   const same = await api.ops.git.repos.create({ params: { projectSlug }, body: { name } });
  *   const users = await api.listAll("users.list", { query: { organization: "acme" } });
  *   await api.waitForJob("entitlement", queueid);
+ *   if (api.outage) stopLaunching(api.outage); // the service stayed down: the client gave up
  *
  * Must not be used to send credentials anywhere but the configured API URLs.
  */
@@ -43,6 +44,7 @@ import {
 } from "./queue.js";
 import {
   request,
+  wireOf,
   type ApiResponse,
   type ClientEvent,
   type PreparedRequest,
@@ -50,6 +52,8 @@ import {
 } from "./request.js";
 import { DEFAULT_RETRY, RetryBudget, type RetryOptions } from "./retry.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
+import type { OutageError } from "./errors.js";
+import { OutageGate } from "./outage.js";
 import { Transport } from "./transport.js";
 
 export interface ClientOptions {
@@ -68,10 +72,15 @@ export interface ClientOptions {
   /** Per-attempt timeout, ms (default 30 s). */
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
+  /**
+   * How long the service may stay unreachable (the outage gate closed, every call paused)
+   * before the client gives up and fails every call with `OutageError`, ms (default 2 min).
+   */
+  outageTimeoutMs?: number;
   /** Defaults of `waitForJob` (tests make polling fast with `pollStartMs`). */
   wait?: WaitOptions;
   userAgent?: string;
-  /** Observer of retries and finished calls (the CLI's --verbose). */
+  /** Observer of retries, finished calls and outages (the CLI's --verbose and stderr). */
   onEvent?: (e: ClientEvent) => void;
   /** Source of jitter (tests). */
   random?: () => number;
@@ -92,6 +101,7 @@ export class ApiClient {
   readonly #deps: RequestDeps;
   readonly #credentials: Credentials;
   readonly #transport: Transport;
+  readonly #gate: OutageGate;
   readonly #wait: WaitOptions;
   readonly #memo = new Map<string, Promise<unknown>>();
 
@@ -109,17 +119,38 @@ export class ApiClient {
         "--git-api-url",
       ),
     };
+    const flow = new FlowControl(concurrency, o.maxRps ?? 0);
+    const timeoutMs = o.timeoutMs ?? 30_000;
+    const random = o.random ?? Math.random;
+    // The probe: an authenticated GET of the organization list, through the throttle and a
+    // slot like any attempt, but past the (closed) gate.
+    const probe = () =>
+      flow.run(() =>
+        this.#transport.send(
+          wireOf(this.#deps, this.prepare("organizations.list", {}), Math.min(timeoutMs, 10_000)),
+        ),
+      );
+    this.#gate = new OutageGate({
+      origin: bases.admin.origin,
+      timeoutMs: o.outageTimeoutMs ?? 120_000,
+      probe,
+      random,
+      onOpen: () => budget.refillAll(),
+      onPaused: (ms, probes) => this.metrics.paused(ms, probes),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    });
     this.#deps = {
       bases,
       credentials: this.#credentials,
       transport: this.#transport,
-      flow: new FlowControl(concurrency, o.maxRps ?? 0),
+      flow,
       retry,
       budget,
+      gate: this.#gate,
       metrics: this.metrics,
-      timeoutMs: o.timeoutMs ?? 30_000,
+      timeoutMs,
       userAgent: o.userAgent ?? "phctl/0.1.0",
-      random: o.random ?? Math.random,
+      random,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
     };
     this.#wait = o.wait ?? {};
@@ -271,13 +302,28 @@ export class ApiClient {
     return { response, job };
   }
 
+  /**
+   * The error of an outage the client gave up on (the service did not answer for
+   * `outageTimeoutMs`), or undefined while it has not: from then on every call rejects with
+   * it at once, so a caller should stop starting new work.
+   */
+  get outage(): OutageError | undefined {
+    return this.#gate.error;
+  }
+
+  /** True while the outage gate is closed (calls are paused, a probe is checking). */
+  get paused(): boolean {
+    return !this.#gate.isOpen && this.#gate.error === undefined;
+  }
+
   /** The secrets this client sends (so a CLI can scrub them from anything it prints). */
   secrets(): string[] {
     return this.#credentials.secrets();
   }
 
-  /** Close the connection pool. */
+  /** Close the connection pool (and stop probing, failing calls paused by an outage). */
   async close(): Promise<void> {
+    this.#gate.dispose();
     await this.#transport.close();
   }
 

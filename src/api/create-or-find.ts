@@ -3,8 +3,14 @@
  * sending, timeout, 5xx) may have created the object; sending it again could create it
  * twice. `createOrFind` re-reads by natural key first and only sends again when the object
  * is not there. A 429 is a definite "not processed": it waits for Retry-After and sends again.
+ *
+ * Only the create request's own answer is read this way: `create` may also wait on the
+ * job it queued, and a failure of that wait (a 429 or an outage on a status poll, a
+ * timeout) says nothing about the create — it is passed on, never answered by a re-send.
+ * A queued create whose job failed is re-read too: a duplicate job fails ("already has an
+ * account") exactly when the first one landed.
  */
-import { AmbiguousRequestError, ApiError } from "./errors.js";
+import { AmbiguousRequestError, ApiError, JobFailedError } from "./errors.js";
 import { sleep } from "./limit.js";
 
 export type CreateOutcome =
@@ -44,6 +50,13 @@ export async function createOrFind<T>(
       return { value: await create(), outcome: "created", attempts: attempt };
     } catch (e) {
       last = e;
+      // A status poll (GET) failed, not the create: never answered by sending again.
+      if (e instanceof ApiError && e.method === "GET") throw e;
+      if (e instanceof JobFailedError) {
+        const found = await find();
+        if (found !== undefined) return { value: found, outcome: "existed", attempts: attempt };
+        throw e;
+      }
       if (e instanceof AmbiguousRequestError) {
         const found = await find();
         if (found !== undefined) return { value: found, outcome: "found", attempts: attempt };

@@ -8,8 +8,11 @@
  *   not have taken effect — the connection dropped or timed out after it was sent, or a 5xx
  *   came back. Never retried blindly: re-read by natural key first (see `createOrFind`).
  * - `JobFailedError` / `JobTimeoutError`: a queued job ended `failed`/`error`, or did not end.
+ * - `OutageError`: the service did not answer for the whole outage deadline; the client
+ *   has given up and fails every call at once from then on.
  */
 import { PhctlError } from "../errors.js";
+import type { ApiKind } from "./auth.js";
 import type { OperationId } from "./routes.js";
 
 /** Where the request was going: enough to name it in one line, no ids, no secrets. */
@@ -51,6 +54,22 @@ function describe(t: RequestTarget): string {
   return `${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""}`;
 }
 
+/** `850 ms`, `5.2 s`, `2 min`, `2 min 30 s`: a duration for people. */
+export function humanDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
+  const min = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return s === 0 ? `${min} min` : `${min} min ${s} s`;
+}
+
+/** What to do about a 401: which setting holds the token that was refused (never the token). */
+function unauthorizedHint(api: ApiKind | undefined): string {
+  return api === "git"
+    ? " — the delivery-metrics token was not accepted: set a valid one in PHCTL_GIT_TOKEN"
+    : " — the token was not accepted: set a valid one in PHCTL_TOKEN or pass --token-file FILE";
+}
+
 export interface ApiErrorInit {
   target: RequestTarget;
   /** HTTP status; 0 when no answer came back. */
@@ -67,6 +86,8 @@ export interface ApiErrorInit {
   attempts: number;
   /** Why no (further) retry was made, for the message (e.g. "retry limit 5 reached"). */
   gaveUp?: string;
+  /** The API the request went to: a 401's hint names its token setting. */
+  api?: ApiKind;
   cause?: unknown;
 }
 
@@ -88,7 +109,9 @@ export class ApiError extends PhctlError {
       : "";
     const what = init.status > 0 ? `${init.status} ${init.code}` : init.code;
     const gaveUp = init.gaveUp ? ` (${init.gaveUp})` : "";
-    super(init.code, `${describe(init.target)}: ${what}: ${init.serverMessage}${fields}${gaveUp}`, {
+    const hint = init.status === 401 ? unauthorizedHint(init.api) : "";
+    const text = `${describe(init.target)}: ${what}: ${init.serverMessage}${fields}${gaveUp}${hint}`;
+    super(init.code, text, {
       details: [
         `operation: ${init.target.operation ?? "(not in the route table)"}`,
         `attempts: ${init.attempts}`,
@@ -153,6 +176,42 @@ export class JobTimeoutError extends PhctlError {
       `${queue} job ${queueid} still ${lastStatus} after ${Math.round(timeoutMs / 1000)} s; it may still complete — run again to check`,
     );
     this.name = "JobTimeoutError";
+  }
+}
+
+/** What an `OutageError` knows: no URL beyond the origin, no token. */
+export interface OutageInfo {
+  /** Origin of the API (`https://api.example.org`): no path, no ids. */
+  origin: string;
+  /** How long the service was not answering when the client gave up, ms. */
+  unavailableMs: number;
+  /** The last trouble seen (`503 UNAVAILABLE`, `connection refused (ECONNREFUSED)`). */
+  lastTrouble: string;
+}
+
+/**
+ * The service did not answer for the whole outage deadline (`outageTimeoutMs`): every call
+ * of the client that gave up rejects with this at once. For the apply engine: stop
+ * launching actions; the run can be repeated safely once the service answers.
+ */
+export class OutageError extends PhctlError implements OutageInfo {
+  readonly origin: string;
+  readonly unavailableMs: number;
+  readonly lastTrouble: string;
+
+  constructor(info: OutageInfo) {
+    super(
+      "OUTAGE",
+      `the service at ${info.origin} has not answered for ${humanDuration(info.unavailableMs)} ` +
+        `(last: ${info.lastTrouble}); gave up waiting. Check the service's status page and ` +
+        "run the command again once it answers — `phctl apply` waits on the jobs in its " +
+        "journal and sends nothing twice",
+      { details: [`origin: ${info.origin}`, `last trouble: ${info.lastTrouble}`] },
+    );
+    this.name = "OutageError";
+    this.origin = info.origin;
+    this.unavailableMs = info.unavailableMs;
+    this.lastTrouble = info.lastTrouble;
   }
 }
 

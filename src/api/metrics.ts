@@ -4,6 +4,7 @@
  * `snapshot()`. Keys are operation ids (or `METHOD /raw/path` for calls outside the route
  * table) — never a URL with ids or a header.
  */
+import { humanDuration } from "./errors.js";
 
 /** Latency and counts of one operation. */
 export interface OperationStats {
@@ -29,8 +30,14 @@ export interface MetricsSnapshot {
   wallMs: number;
   /** Retries by reason (`503`, `429, Retry-After 1000 ms`, `connection UND_ERR_SOCKET`, …). */
   retryReasons: Record<string, number>;
-  /** Retries refused because the client-wide retry budget was spent. */
+  /** Retries the client-wide retry budget refused (each closed the outage gate). */
   budgetDenied: number;
+  /** Outages: times the outage gate closed and every call paused. */
+  outages: number;
+  /** Time the outage gate was closed, in all, ms. */
+  pausedMs: number;
+  /** Probes sent while it was closed (not counted in `attempts`: they are not calls). */
+  probes: number;
   byOperation: Record<string, OperationStats>;
 }
 
@@ -62,6 +69,9 @@ export class Metrics {
   private reasons = new Map<string, number>();
   private first: number | undefined;
   private last = 0;
+  private outages = 0;
+  private pausedMs = 0;
+  private probes = 0;
   /** Set by the client: reads the budget's denied count. */
   budgetDenied: () => number = () => 0;
 
@@ -96,7 +106,17 @@ export class Metrics {
     this.last = Math.max(this.last, performance.now());
   }
 
+  /** An outage ended (or the client gave up on it) after `ms` paused and `probes` probes. */
+  paused(ms: number, probes: number): void {
+    this.outages++;
+    this.pausedMs += ms;
+    this.probes += probes;
+  }
+
   reset(): void {
+    this.outages = 0;
+    this.pausedMs = 0;
+    this.probes = 0;
     this.byOp.clear();
     this.reasons.clear();
     this.first = undefined;
@@ -135,6 +155,9 @@ export class Metrics {
       wallMs: this.first === undefined ? 0 : Math.round(this.last - this.first),
       retryReasons: Object.fromEntries(this.reasons),
       budgetDenied: this.budgetDenied(),
+      outages: this.outages,
+      pausedMs: Math.round(this.pausedMs),
+      probes: this.probes,
       byOperation,
     };
   }
@@ -148,7 +171,12 @@ export class Metrics {
     const reasons = Object.entries(s.retryReasons);
     if (reasons.length > 0)
       lines.push(`api: retries by reason: ${reasons.map(([r, n]) => `${r} ×${n}`).join(", ")}`);
-    if (s.budgetDenied > 0) lines.push(`api: ${s.budgetDenied} retries refused (budget spent)`);
+    if (s.budgetDenied > 0)
+      lines.push(`api: retry budget ran dry ${plural(s.budgetDenied, "time")} (calls paused)`);
+    if (s.outages > 0)
+      lines.push(
+        `api: ${plural(s.outages, "outage")}: all calls paused ${humanDuration(s.pausedMs)} in all, ${plural(s.probes, "probe")}`,
+      );
     for (const [op, o] of Object.entries(s.byOperation)) {
       lines.push(
         `api:   ${op} ×${o.calls}` +

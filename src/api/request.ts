@@ -1,11 +1,12 @@
 /**
  * The one `request()` every call goes through, as small layers around one wire attempt:
  *
- *   metrics ⟶ retry loop ⟶ [ throttle ⟶ concurrency slot ⟶ auth ⟶ timeout ⟶ wire ] ⟶ error mapping
+ *   metrics ⟶ retry loop ⟶ outage gate ⟶ [ throttle ⟶ concurrency slot ⟶ auth ⟶ timeout ⟶ wire ] ⟶ error mapping
  *
  * The bracketed part is one attempt and the only time a concurrency slot is held; backoff
- * sleeps happen outside it. A 2xx answer is returned; anything else becomes an `ApiError`
- * (or `AmbiguousRequestError` when a non-idempotent request may have taken effect).
+ * sleeps and waits at the outage gate happen outside it. A 2xx answer is returned; anything
+ * else becomes an `ApiError` (or `AmbiguousRequestError` when a non-idempotent request may
+ * have taken effect, or `OutageError` once the client gave up on an outage).
  */
 import type { ApiKind, Base, Credentials } from "./auth.js";
 import {
@@ -18,6 +19,7 @@ import {
 import type { FlowControl } from "./limit.js";
 import { sleep } from "./limit.js";
 import type { Metrics } from "./metrics.js";
+import type { OutageEvent, OutageGate } from "./outage.js";
 import {
   decide,
   parseRetryAfter,
@@ -25,7 +27,7 @@ import {
   type RetryClass,
   type RetryOptions,
 } from "./retry.js";
-import type { Transport, WireOutcome } from "./transport.js";
+import type { Transport, WireOutcome, WireRequest } from "./transport.js";
 
 /** Query values the client can send (arrays become repeated keys). */
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];
@@ -60,7 +62,9 @@ export type ClientEvent =
       delayMs: number;
       reason: string;
     }
-  | { type: "done"; target: RequestTarget; status: number; attempts: number; ms: number };
+  | { type: "done"; target: RequestTarget; status: number; attempts: number; ms: number }
+  /** The outage gate closed (start), opened again (end), or the client gave up (timeout). */
+  | OutageEvent;
 
 /** The parts `request()` is built from (one set per client). */
 export interface RequestDeps {
@@ -70,6 +74,7 @@ export interface RequestDeps {
   flow: FlowControl;
   retry: RetryOptions;
   budget: RetryBudget;
+  gate: OutageGate;
   metrics: Metrics;
   timeoutMs: number;
   userAgent: string;
@@ -105,6 +110,7 @@ function toError(
   if (outcome.kind === "failure") {
     const init = {
       target: req.target,
+      api: req.api,
       status: 0,
       serverMessage: outcome.timeout
         ? `no answer within ${req.timeoutMs} ms`
@@ -122,6 +128,7 @@ function toError(
   const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"]);
   const init = {
     target: req.target,
+    api: req.api,
     status: outcome.status,
     serverMessage: message ?? "no message",
     fieldErrors,
@@ -140,14 +147,10 @@ function toError(
   });
 }
 
-/** Send a prepared request with every layer; resolves to a 2xx answer or throws. */
-export async function request(d: RequestDeps, req: PreparedRequest): Promise<ApiResponse> {
-  const key = metricKey(req.target);
-  const started = performance.now();
-  d.metrics.started(started);
+/** One attempt's wire request: the API's origin and prefix, query, headers with auth. */
+export function wireOf(d: RequestDeps, req: PreparedRequest, timeoutMs: number): WireRequest {
   const base = d.bases[req.api];
-  const timeoutMs = req.timeoutMs ?? d.timeoutMs;
-  const wire = {
+  return {
     origin: base.origin,
     path: `${base.prefix}${req.path}${queryString(req.query)}`,
     method: req.target.method,
@@ -161,80 +164,93 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
     timeoutMs,
     ...(req.signal ? { signal: req.signal } : {}),
   };
+}
+
+/**
+ * Send a prepared request with every layer; resolves to a 2xx answer or throws. Retries
+ * caused by an outage (the gate closed while the attempt was out, or the retry budget ran
+ * dry) wait at the gate and count against neither `maxRetries`, the deadline (time paused
+ * is not elapsed) nor the budget.
+ */
+export async function request(d: RequestDeps, req: PreparedRequest): Promise<ApiResponse> {
+  const key = metricKey(req.target);
+  const started = performance.now();
+  d.metrics.started(started);
+  const timeoutMs = req.timeoutMs ?? d.timeoutMs;
+  const wire = wireOf(d, req, timeoutMs);
+  /** Attempts sent; retries that count against the limit; ms waited at the gate. */
+  let attempts = 0;
   let retries = 0;
+  let pausedMs = 0;
   const end = (ok: boolean) => {
     const ms = performance.now() - started;
-    d.metrics.finished(key, retries + 1, ms, ok);
+    d.metrics.finished(key, attempts, ms, ok);
     return ms;
   };
-  for (;;) {
-    let outcome: WireOutcome;
+  const guard = async <T>(p: Promise<T>): Promise<T> => {
     try {
-      outcome = await d.flow.run(() => d.transport.send(wire));
+      return await p;
     } catch (e) {
       end(false);
       throw e;
     }
+  };
+  for (;;) {
+    pausedMs += await guard(d.gate.pass(req.signal));
+    const epoch = d.gate.epoch;
+    // The gate may close while this attempt waits for a slot: then it is not sent.
+    const outcome = await guard(
+      d.flow.run(async () => (d.gate.isOpen ? d.transport.send(wire) : undefined)),
+    );
+    if (outcome === undefined) continue;
+    attempts++;
+    const trouble = d.gate.record(outcome, req.cls);
     if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
       d.budget.success();
       const ms = end(true);
-      d.onEvent?.({
-        type: "done",
-        target: req.target,
-        status: outcome.status,
-        attempts: retries + 1,
-        ms,
-      });
-      return {
-        status: outcome.status,
-        headers: outcome.headers,
-        body: outcome.body,
-        attempts: retries + 1,
-      };
+      d.onEvent?.({ type: "done", target: req.target, status: outcome.status, attempts, ms });
+      return { status: outcome.status, headers: outcome.headers, body: outcome.body, attempts };
     }
+    const outage = trouble !== undefined && (d.gate.epoch !== epoch || !d.gate.isOpen);
     const decision = decide(
       d.retry,
       {
         cls: req.cls,
         outcome,
         retries,
-        elapsedMs: performance.now() - started,
+        elapsedMs: performance.now() - started - pausedMs,
+        outage,
       },
       d.random,
     );
-    if (decision.retry && d.budget.take()) {
-      retries++;
+    if (decision.retry) {
+      // An empty budget fails no call: it means trouble across the board, so pause all.
+      if (!outage && !d.budget.take()) d.gate.close("the client-wide retry budget ran dry");
       d.metrics.retried(key, decision.reason);
+      if (outage || !d.gate.isOpen) {
+        // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
+        if (d.gate.isOpen) await guard(sleep(decision.delayMs, req.signal));
+        continue;
+      }
+      retries++;
       d.onEvent?.({
         type: "retry",
         target: req.target,
-        attempt: retries + 1,
+        attempt: attempts + 1,
         delayMs: decision.delayMs,
         reason: decision.reason,
       });
-      try {
-        await sleep(decision.delayMs, req.signal);
-      } catch (e) {
-        end(false);
-        throw e;
-      }
+      await guard(sleep(decision.delayMs, req.signal));
       continue;
     }
-    const stop = decision.retry
-      ? { reason: "client-wide retry budget spent", ambiguous: false, exhausted: true }
-      : {
-          reason: decision.reason,
-          ambiguous: decision.ambiguous,
-          exhausted: decision.exhausted === true,
-        };
+    const stop = {
+      reason: decision.reason,
+      ambiguous: decision.ambiguous,
+      exhausted: decision.exhausted === true,
+    };
     const ms = end(false);
-    d.onEvent?.({
-      type: "done",
-      target: req.target,
-      status: outcome.kind === "response" ? outcome.status : 0,
-      attempts: retries + 1,
-      ms,
-    });
-    throw toError({ ...req, timeoutMs }, outcome, retries + 1, stop);
+    const status = outcome.kind === "response" ? outcome.status : 0;
+    d.onEvent?.({ type: "done", target: req.target, status, attempts, ms });
+    throw toError({ ...req, timeoutMs }, outcome, attempts, stop);
   }
 }

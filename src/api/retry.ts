@@ -4,26 +4,32 @@
  *
  * - idempotent requests (GET, HEAD, PUT, DELETE that do not queue a job) are retried on
  *   429 (after Retry-After, if it is under the cap), 500/502/503/504 and connection errors;
- * - a request that never left (connection refused, DNS, connect timeout) is retried
- *   whatever its method;
+ * - a request the server did not process is retried whatever its method: one that never
+ *   left (connection refused, DNS, connect timeout), a 429, and a 503 that says when to
+ *   come back (Retry-After);
  * - the fork-cleanup 500 ("retry later") of `git.fork` is retried until a deadline: the
  *   server refused the fork, nothing was created;
  * - anything else — a POST, a PATCH, a queued PUT/DELETE — is never sent twice by this layer.
  *
- * Waits use exponential backoff with full jitter; every retry is bounded three ways: a
- * per-call retry limit, a per-call deadline, and a client-wide retry budget (a token
- * bucket that successes refill), so a storm cannot turn into a retry flood.
+ * Waits use exponential backoff with full jitter; every retry is bounded by a per-call retry
+ * limit and a per-call deadline, and spends a token of a client-wide retry budget (a token
+ * bucket that successes refill). An empty budget fails no call: it closes the client's
+ * outage gate (outage.ts), which pauses every call instead of letting a storm turn into a
+ * retry flood. Retries caused by an outage are bounded by the outage deadline only.
  */
 import type { WireOutcome } from "./transport.js";
 
 export interface RetryOptions {
-  /** Retries per call (attempts = retries + 1). Default 5. */
+  /**
+   * Retries per call, not counting those caused by an outage. Default 10: at a 35 % random
+   * fault rate a call fails only when 11 attempts in a row do, 0.35^11 ≈ 1e-5.
+   */
   maxRetries: number;
   /** First backoff step, ms. Default 250. */
   baseDelayMs: number;
   /** Largest backoff step, ms. Default 8000. */
   maxDelayMs: number;
-  /** Longest Retry-After the client will honour, ms; longer → the 429 is surfaced. Default 60 s. */
+  /** Longest Retry-After the client will honour, ms; longer → the 429/503 is surfaced. Default 60 s. */
   maxRetryAfterMs: number;
   /** No retry may start after this much time since the call began, ms. Default 120 s. */
   deadlineMs: number;
@@ -31,19 +37,24 @@ export interface RetryOptions {
   forkCleanupDeadlineMs: number;
   /** Client-wide retry budget: capacity (tokens); a retry costs 1. Default 100. */
   budget: number;
-  /** Tokens a successful call puts back (capped at the capacity). Default 0.25. */
+  /**
+   * Tokens a successful call puts back (capped at the capacity). Default 1: the budget runs
+   * dry only while retries outnumber successes (a failure rate above 50 %), which is
+   * trouble across the board, not the noise of a flaky service (35 % faults cost 0.54
+   * retries per success).
+   */
   budgetRefill: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
-  maxRetries: 5,
+  maxRetries: 10,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
   deadlineMs: 120_000,
   forkCleanupDeadlineMs: 120_000,
   budget: 100,
-  budgetRefill: 0.25,
+  budgetRefill: 1,
 };
 
 /** How a request may be retried (from its method and route). */
@@ -65,7 +76,10 @@ export type Decision =
       exhausted?: boolean;
     };
 
-/** Client-wide token bucket of retries. */
+/**
+ * Client-wide token bucket of retries. Running dry closes the outage gate (it never fails a
+ * call); the gate refills it when it reopens.
+ */
 export class RetryBudget {
   private tokens: number;
   /** Retries refused because the bucket was empty. */
@@ -90,6 +104,11 @@ export class RetryBudget {
 
   success(): void {
     this.tokens = Math.min(this.capacity, this.tokens + this.refill);
+  }
+
+  /** Back to full capacity (the service answers again after an outage). */
+  refillAll(): void {
+    this.tokens = this.capacity;
   }
 
   get remaining(): number {
@@ -133,13 +152,28 @@ function messageOf(body: unknown): string {
   return typeof m === "string" ? m : "";
 }
 
+/** `git.fork`'s "retry later" 500: a definite refusal (the service answered), not trouble. */
+export function isForkCleanup(cls: RetryClass, outcome: WireOutcome): boolean {
+  return (
+    cls.forkCleanup &&
+    outcome.kind === "response" &&
+    outcome.status === 500 &&
+    FORK_CLEANUP.test(messageOf(outcome.body))
+  );
+}
+
 export interface DecideInput {
   cls: RetryClass;
   outcome: WireOutcome;
   /** Retries already made for this call. */
   retries: number;
-  /** ms since the call started. */
+  /** ms since the call started, not counting time paused at the outage gate. */
   elapsedMs: number;
+  /**
+   * The outage gate closed while this attempt was out (or is closed now): the retry is the
+   * outage's, so the retry limit and the deadline do not apply to it.
+   */
+  outage?: boolean;
 }
 
 /**
@@ -148,13 +182,14 @@ export interface DecideInput {
  */
 export function decide(
   o: RetryOptions,
-  { cls, outcome, retries, elapsedMs }: DecideInput,
+  { cls, outcome, retries, elapsedMs, outage = false }: DecideInput,
   random: () => number = Math.random,
 ): Decision {
   const next = retries + 1;
   const backoff = () => backoffMs(next, o.baseDelayMs, o.maxDelayMs, random);
   /** A retry within the limits; the fork-cleanup wait is bounded by its deadline only. */
   const bounded = (delayMs: number, reason: string, forkWait = false): Decision => {
+    if (outage) return { retry: true, delayMs, reason };
     const deadline = forkWait ? o.forkCleanupDeadlineMs : o.deadlineMs;
     if (!forkWait && retries >= o.maxRetries)
       return {
@@ -181,10 +216,16 @@ export function decide(
   }
 
   const s = outcome.status;
-  if (s === 429) {
-    if (!cls.idempotent)
-      return { retry: false, reason: "429 on a non-idempotent request", ambiguous: false };
-    const after = parseRetryAfter(outcome.headers["retry-after"]);
+  const after = parseRetryAfter(outcome.headers["retry-after"]);
+  // A 429 was not processed, whatever the method: send it again once the server allows.
+  // A 503 is retried for every method only when it says when to come back (Retry-After):
+  // that is a server (or a gateway's rate limiter, or a maintenance page) refusing the
+  // request before handling it. A bare 503 may come from a proxy whose upstream dropped
+  // the connection after the request was forwarded (Envoy's "upstream reset before
+  // headers"), so for a POST/PATCH/queued request it stays ambiguous. The reference
+  // server's random 503s strike before the handler and carry no Retry-After: they take
+  // the safe, ambiguous path, which callers answer by re-reading by natural key.
+  if (s === 429 || (s === 503 && after !== undefined)) {
     if (after !== undefined && after > o.maxRetryAfterMs)
       return {
         retry: false,
@@ -195,11 +236,10 @@ export function decide(
     // Honour Retry-After exactly, plus a little jitter so a crowd does not come back at once.
     const delay =
       after === undefined ? backoff() : after + Math.round(random() * o.baseDelayMs * 0.5);
-    return bounded(delay, after === undefined ? "429" : `429, Retry-After ${after} ms`);
+    return bounded(delay, after === undefined ? String(s) : `${s}, Retry-After ${after} ms`);
   }
-  if (s === 500 && cls.forkCleanup && FORK_CLEANUP.test(messageOf(outcome.body))) {
+  if (isForkCleanup(cls, outcome)) {
     // The server refused the fork (nothing was created): wait as long as it asks, if it does.
-    const after = parseRetryAfter(outcome.headers["retry-after"]);
     const delay = after !== undefined && after <= o.maxRetryAfterMs ? after : backoff();
     return bounded(delay, "fork cleanup in progress (500, retry later)", true);
   }

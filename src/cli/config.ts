@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, type ClientOptions } from "../api/client.js";
+import { humanDuration } from "../api/errors.js";
 import type { ClientEvent } from "../api/request.js";
 import { userError } from "../errors.js";
 import { redact, registerSecret } from "./redact.js";
@@ -111,11 +112,62 @@ export interface ConnectOptions {
   client?: Partial<ClientOptions>;
 }
 
+/** The stderr line of a client event, for people (undefined: nothing to say). */
 function describeEvent(e: ClientEvent): string | undefined {
-  if (e.type !== "retry") return undefined;
-  const t = e.target;
-  return `retry ${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""} in ${e.delayMs} ms after ${e.reason} (attempt ${e.attempt})`;
+  switch (e.type) {
+    case "retry": {
+      const t = e.target;
+      return `retry ${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""} in ${e.delayMs} ms after ${e.reason} (attempt ${e.attempt})`;
+    }
+    case "outage-start":
+      return `the service is not answering (${e.reason}): all requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
+    case "outage-end":
+      return `the service answers again after ${humanDuration(e.pausedMs)}; resuming`;
+    // The OutageError every call gets says it, once, through main().
+    case "outage-timeout":
+    case "done":
+      return undefined;
+  }
 }
+
+/** The `--json` stderr line of a client event (undefined: none). */
+function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
+  switch (e.type) {
+    case "retry":
+      return {
+        event: "api.retry",
+        method: e.target.method,
+        path: e.target.pathTemplate,
+        operation: e.target.operation ?? null,
+        attempt: e.attempt,
+        delayMs: e.delayMs,
+        reason: e.reason,
+      };
+    case "outage-start":
+      return {
+        event: "api.outage",
+        state: "start",
+        reason: e.reason,
+        trigger: e.trigger,
+        timeoutMs: e.timeoutMs,
+      };
+    case "outage-end":
+      return { event: "api.outage", state: "end", pausedMs: e.pausedMs, probes: e.probes };
+    case "outage-timeout":
+      return {
+        event: "api.outage",
+        state: "timeout",
+        reason: e.reason,
+        pausedMs: e.pausedMs,
+        probes: e.probes,
+      };
+    case "done":
+      return undefined;
+  }
+}
+
+/** Outages are reported always; retries only with --verbose or --json. */
+const ALWAYS = new Set<ClientEvent["type"]>(["outage-start", "outage-end", "outage-timeout"]);
 
 /**
  * Connect to the configured API, or start the embedded reference server when none is
@@ -129,20 +181,10 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
   registerSecret(cfg.gitToken);
 
   const onEvent = (e: ClientEvent) => {
-    if (!global.verbose && !global.json) return;
+    if (!global.verbose && !global.json && !ALWAYS.has(e.type)) return;
     if (global.json) {
-      if (e.type === "retry")
-        write(
-          JSON.stringify({
-            event: "api.retry",
-            method: e.target.method,
-            path: e.target.pathTemplate,
-            operation: e.target.operation ?? null,
-            attempt: e.attempt,
-            delayMs: e.delayMs,
-            reason: e.reason,
-          }),
-        );
+      const json = eventJson(e);
+      if (json) write(JSON.stringify(json));
       return;
     }
     const line = describeEvent(e);

@@ -16,6 +16,7 @@ import { renderMarkdown } from "../render/markdown.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { connect, type GlobalOptions } from "./config.js";
+import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
 
 export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -33,7 +34,7 @@ export function checkFormat(format: string): PlanFormat {
 /** Load and validate; print every diagnostic to stderr; refuse on errors. */
 export async function loadOrFail(
   paths: string[],
-): Promise<{ state: DesiredState; diagnostics: Diagnostic[] }> {
+): Promise<{ state: DesiredState; diagnostics: Diagnostic[]; files: string[] }> {
   const { state, diagnostics, files } = await loadManifests(paths);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (files.length === 0)
@@ -45,12 +46,14 @@ export async function loadOrFail(
       `${errors} error${errors === 1 ? "" : "s"} in the manifests; nothing was planned`,
     );
   }
-  return { state, diagnostics };
+  return { state, diagnostics, files };
 }
 
 export interface PlanRun {
   plan: Plan;
   state: DesiredState;
+  /** The files the manifests were loaded from (relative to the working directory). */
+  files: string[];
   close(): Promise<void>;
   connection: Awaited<ReturnType<typeof connect>>;
 }
@@ -61,8 +64,8 @@ export async function makePlan(
   cmd: Command,
   targets?: string[],
 ): Promise<PlanRun> {
-  const { state, diagnostics } = await loadOrFail(paths);
-  const global = cmd.optsWithGlobals<GlobalOptions>();
+  const { state, diagnostics, files } = await loadOrFail(paths);
+  const global = cmd.optsWithGlobals<GlobalOptions & { journal?: string }>();
   // Reads in flight at once: --concurrency, else phctl.yaml's `concurrency`.
   global.concurrency ??= state.config.concurrency;
   const withConfigUrl: GlobalOptions =
@@ -74,14 +77,18 @@ export async function makePlan(
     state.config.organization ? { organization: state.config.organization } : {},
   );
   try {
+    const apiUrl = connection.embedded ? "embedded" : connection.apiUrl;
+    // What the apply journal knows (welcome mails earlier applies owe), read only.
+    const facts = factsOf(journalOf(journalFileOf(global.journal, state), apiUrl));
     const plan = await runPlan({
       api: connection.client,
       state,
-      apiUrl: connection.embedded ? "embedded" : connection.apiUrl,
+      apiUrl,
       diagnostics,
+      facts,
       ...(targets && targets.length > 0 ? { targets } : {}),
     });
-    return { plan, state, connection, close: () => connection.close() };
+    return { plan, state, files, connection, close: () => connection.close() };
   } catch (e) {
     await connection.close();
     throw e;

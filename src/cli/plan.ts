@@ -5,6 +5,7 @@
  */
 import type { Command } from "commander";
 import type { Plan } from "../engine/plan.js";
+import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
 
@@ -14,6 +15,7 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   target: string[];
   base?: string;
+  journal?: string;
 }
 
 /** Keys+actions of `base` entries also in `head`: drift that was there before this change. */
@@ -21,6 +23,25 @@ export function markDrift(head: Plan, base: Plan): Plan {
   const before = new Set(base.entries.map((e) => `${e.action} ${e.key}`));
   const drift = head.entries.filter((e) => before.has(`${e.action} ${e.key}`)).map((e) => e.key);
   return { ...head, drift: [...new Set(drift)].sort() };
+}
+
+/**
+ * The plan with the identity a saved plan needs: a hash of its entries and of every
+ * manifest it was made from (apply refuses it when either changed).
+ */
+export function bindToManifests(
+  plan: Plan,
+  o: { paths: readonly string[]; files: readonly string[]; config?: string; planFile?: string },
+): Plan {
+  return {
+    ...plan,
+    manifests: describeManifests({
+      ...o,
+      paths: o.paths.length > 0 ? o.paths : ["."],
+      cwd: process.cwd(),
+    }),
+    entriesDigest: entriesDigest(plan.entries),
+  };
 }
 
 export function registerPlan(program: Command): void {
@@ -44,6 +65,10 @@ export function registerPlan(program: Command): void {
       [] as string[],
     )
     .option(
+      "--journal <file>",
+      "the apply journal to read (welcome mails earlier applies owe); default: phctl.yaml's, else .phctl/journal.jsonl",
+    )
+    .option(
       "--base <dir>",
       "plan this base config too: separate this change from drift already present",
     )
@@ -63,7 +88,12 @@ Examples:
       const format = checkFormat(o.format);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const run = await makePlan(paths, cmd, o.target);
-      let plan = run.plan;
+      let plan = bindToManifests(run.plan, {
+        paths,
+        files: run.files,
+        ...(run.state.config.source ? { config: run.state.config.source.file } : {}),
+        ...(o.out ? { planFile: o.out } : {}),
+      });
       await run.close();
       if (o.base) {
         const base = await makePlan([o.base], cmd, o.target);

@@ -1,38 +1,29 @@
 /**
- * `phctl apply plan.json`: which argument is a saved plan, reading it (a phctl plan or a
- * one-line error), and the one-line refusal of a stale one, naming each changed object.
+ * `phctl apply plan.json [PATH…]`: a saved plan is carried out exactly as reviewed, or not
+ * at all. Before anything is sent it must be:
+ *
+ * - unedited: the hash of its entries, recorded by `plan --out`, still matches;
+ * - made from these manifests: the paths given, else the recorded config root found again
+ *   (`locateManifests`), hold exactly the files — same content — it was made from;
+ * - for this service, and current: the objects it touches did not move since (fingerprints),
+ *   and a fresh plan of its keys from the same manifests gives the same entries.
+ *
+ * Every refusal is one line naming what differs and what to do; nothing is written.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import { Ajv } from "ajv";
 import { userError, type PhctlError } from "../errors.js";
-import type { StaleObject } from "../engine/guards.js";
-import { Plan } from "../engine/plan.js";
-
-/**
- * Where the manifests of a saved plan are, when only the plan is given: the directory that
- * holds every manifest file its entries come from — or, above it (not above the working
- * directory), the nearest one with a phctl.yaml. "." when the plan names no source.
- */
-export function manifestsOfPlan(plan: Plan, cwd: string = process.cwd()): string {
-  const dirs = [
-    ...new Set(
-      plan.entries.flatMap((e) => (e.source ? [dirname(resolve(cwd, e.source.file))] : [])),
-    ),
-  ];
-  if (dirs.length === 0) return ".";
-  let common = dirs[0];
-  for (const d of dirs.slice(1))
-    while (common !== d && !d.startsWith(`${common}${sep}`)) common = dirname(common);
-  const root = resolve(cwd);
-  if (!common.startsWith(root)) return ".";
-  for (let dir = common; ; dir = dirname(dir)) {
-    if (["phctl.yaml", "phctl.yml"].some((f) => existsSync(join(dir, f))))
-      return relative(cwd, dir) || ".";
-    if (dir === root || !dir.startsWith(root)) break;
-  }
-  return relative(cwd, common) || ".";
-}
+import { staleObjects, type StaleObject } from "../engine/guards.js";
+import { Plan, type PlanEntry } from "../engine/plan.js";
+import type { PlanResult } from "../engine/run-plan.js";
+import type { DesiredState } from "../manifest/types.js";
+import {
+  compareManifests,
+  describeDifference,
+  describeManifests,
+  entriesDigest,
+  locateManifests,
+} from "./plan-identity.js";
 
 /** Split the arguments: at most one saved plan (a `.json` file), the rest manifest paths. */
 export function splitArgs(paths: readonly string[]): { saved?: string; manifests: string[] } {
@@ -82,4 +73,125 @@ export function staleError(file: string, stale: readonly StaleObject[]): PhctlEr
     `the saved plan ${file} is stale: ${stale.length === 1 ? "1 object" : `${stale.length} objects`} changed since it was made — ${lines.join(" | ")}; make a new plan (phctl plan --out ${file})`,
     lines,
   );
+}
+
+/** A saved plan being applied: its manifests, and the checks that bind it to them. */
+export interface SavedPlanRun {
+  file: string;
+  plan: Plan;
+  /** The manifest paths to load. */
+  paths: string[];
+  /** Where the manifests were found, when the user did not name them. */
+  note?: string;
+  /** Refuse unless the loaded manifests are exactly those the plan was made from. */
+  checkManifests(paths: readonly string[], files: readonly string[], state: DesiredState): void;
+  /**
+   * Re-plan the saved keys now; refuse a stale plan or one that no longer matches what
+   * these manifests give. Side effects owed by earlier applies (journal) are added to it.
+   */
+  recheck(
+    apiUrl: string,
+    fresh: (targets: readonly string[]) => Promise<PlanResult>,
+    owed: ReadonlySet<string>,
+  ): Promise<{ plan: Plan; live: PlanResult["live"] }>;
+}
+
+const remake = (file: string) =>
+  `make a new plan from the manifests you mean to apply (phctl plan DIR --out ${file})`;
+
+/** Everything that decides what an entry does: two plans agree when these are equal. */
+const what = (e: PlanEntry) => entriesDigest([[e.action, e.key, e.after, e.changes]]);
+
+/** Read a saved plan among the arguments and check its own integrity; undefined without one. */
+export function prepareSaved(
+  args: readonly string[],
+  targets: readonly string[],
+): SavedPlanRun | undefined {
+  const { saved: file, manifests } = splitArgs(args);
+  if (!file) return undefined;
+  if (targets.length > 0)
+    throw userError("BAD_FLAG", "--target cannot be used with a saved plan (it has its own keys)");
+  const plan = readSavedPlan(file);
+  const recorded = plan.manifests;
+  if (!recorded || plan.entriesDigest === undefined)
+    throw userError(
+      "UNBOUND_PLAN",
+      `${file} does not record the manifests it was made from (made by an older phctl, or by hand): ${remake(file)}`,
+    );
+  if (entriesDigest(plan.entries) !== plan.entriesDigest)
+    throw userError(
+      "EDITED_PLAN",
+      `${file} was edited after phctl made it (its entries no longer match their recorded hash): a plan is applied exactly as reviewed — ${remake(file)}`,
+    );
+  let paths = manifests;
+  let note: string | undefined;
+  if (paths.length === 0) {
+    const found = locateManifests(recorded, { planFile: file, cwd: process.cwd() });
+    if (found.root === undefined)
+      throw userError(
+        "MANIFESTS_NOT_FOUND",
+        `cannot find the manifests ${file} was made from (looked in ${found.tried.join(", ")}): name them after the plan file (phctl apply ${file} CONFIG_DIR)`,
+      );
+    paths = found.paths;
+    note = `reading the manifests the saved plan was made from in ${found.root} (${found.how}; name them after the plan file to choose)`;
+  }
+  return {
+    file,
+    plan,
+    paths,
+    ...(note ? { note } : {}),
+    checkManifests(given, files, state) {
+      const now = describeManifests({
+        paths: given,
+        cwd: process.cwd(),
+        files,
+        ...(state.config.source ? { config: state.config.source.file } : {}),
+      });
+      const diff = compareManifests(recorded, now);
+      if (diff.changed.length + diff.added.length + diff.removed.length === 0) return;
+      throw userError(
+        "MANIFESTS_CHANGED",
+        `the manifests in ${now.root} are not those ${file} was made from (${describeDifference(diff)}): nothing was applied; ${remake(file)}, or apply it with the manifests it was made from`,
+        [
+          ...diff.changed.map((f) => `changed ${f}`),
+          ...diff.added.map((f) => `added ${f}`),
+          ...diff.removed.map((f) => `removed ${f}`),
+        ],
+      );
+    },
+    async recheck(apiUrl, fresh, owed) {
+      if (plan.apiUrl !== apiUrl)
+        throw userError(
+          "WRONG_SERVICE",
+          `the saved plan ${file} was made against ${plan.apiUrl}, not ${apiUrl}: apply it against the service it was made for (PHCTL_API_URL), or make a new plan`,
+        );
+      const keys = [...new Set(plan.entries.map((e) => e.key))];
+      const now = await fresh(keys);
+      const stale = staleObjects(plan, now.live, now.plan);
+      if (stale.length > 0) throw staleError(file, stale);
+      // The same manifests and the same live objects must give the same entries.
+      const reviewed = new Set(plan.entries.map(what));
+      const fresher = new Set(now.plan.entries.map(what));
+      const differ = [
+        ...now.plan.entries.filter((e) => !reviewed.has(what(e))),
+        ...plan.entries.filter((e) => !fresher.has(what(e))),
+      ].map((e) => `${e.action} ${e.key}`);
+      if (differ.length > 0)
+        throw userError(
+          "PLAN_MISMATCH",
+          `the saved plan ${file} no longer matches what its manifests and the live state give (${[...new Set(differ)].slice(0, 5).join(", ")}${differ.length > 5 ? ", …" : ""}): nothing was applied; ${remake(file)}`,
+        );
+      // Side effects earlier applies owe (the journal) go with it: they were due before.
+      const planned = new Set(plan.entries.map((e) => e.key));
+      const due = [...owed].filter((k) => !planned.has(k));
+      const extra =
+        due.length > 0
+          ? (await fresh(due)).plan.entries.filter((e) => owed.has(e.key) && e.action === "create")
+          : [];
+      return {
+        plan: { ...plan, entries: [...plan.entries, ...extra] },
+        live: now.live,
+      };
+    },
+  };
 }

@@ -29,6 +29,8 @@ export interface ApplySummary {
   /** Entries an interrupted run had done already (`--resume`): not sent again. */
   alreadyDone: number;
   durationMs: number;
+  /** Why the run stopped starting actions (outage, journal not writable); their count is in skipped. */
+  stopped?: string;
 }
 
 export type ApplyEvent =

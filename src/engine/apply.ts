@@ -8,6 +8,7 @@
  * nothing prints. After the walk, the touched keys are re-planned (verify.ts).
  */
 import type { ApiClient } from "../api/client.js";
+import { AmbiguousRequestError } from "../api/errors.js";
 import { PhctlError } from "../errors.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { kinds as allKinds } from "../kinds/index.js";
@@ -24,7 +25,10 @@ export type Outcome =
   | { status: "failed"; durationMs: number; message: string }
   | { status: "skipped"; root: string; reason: string };
 
-/** The DAG of a plan's entries, with deletes ordered by the kinds' owners (parentKey). */
+/**
+ * The DAG of a plan's entries, with deletes ordered by containment: the kinds' owners
+ * (parentKey) and containers (a repository's subgroups) are deleted after what they hold.
+ */
 export function planGraph(
   entries: readonly PlanEntry[],
   kinds: readonly ResourceKind[] = allKinds,
@@ -32,9 +36,11 @@ export function planGraph(
   return buildGraph(entries, {
     ownerOf: (e) => {
       const own = kinds.find((k) => k.kind === e.kind)?.ownership;
-      return own && (own.mode === "prune" || own.mode === "authoritative")
-        ? own.parentKey(e.key)
-        : undefined;
+      if (!own || (own.mode !== "prune" && own.mode !== "authoritative")) return [];
+      return [
+        own.parentKey(e.key),
+        ...(own.mode === "prune" && own.containers ? own.containers(e.key) : []),
+      ];
     },
   });
 }
@@ -88,9 +94,54 @@ export interface WalkOptions {
   live: ReadonlyMap<string, LiveObject>;
   kinds?: readonly ResourceKind[];
   reporter: ApplyReporter;
-  /** Nodes that fail without a call (their job failed in an interrupted run): id → message. */
+  /** Nodes that fail without a call (a job of an earlier run still open): id → message. */
   preFailed?: ReadonlyMap<NodeId, string>;
+  /**
+   * Asked before each node starts: a reason to start nothing more (the service is gone, the
+   * journal cannot be written). Nodes not started are `skipped` with that reason; nodes in
+   * flight finish.
+   */
+  halted?: () => string | undefined;
+  /**
+   * After an ambiguous failure (the answer to a write was lost), what is left of the entry
+   * now: re-read by the caller. `undefined` = nothing differs any more (the write landed);
+   * else the entry and live object to run again — only what still differs is sent.
+   */
+  recheck?: (entry: PlanEntry) => Promise<{ entry: PlanEntry; live?: LiveObject } | undefined>;
   now?: () => number;
+}
+
+/** The `root` of actions never started because the run halted (see WalkOptions.halted). */
+export const NOT_STARTED = "";
+
+/** How often an action is re-read and tried again after its answer was lost. */
+const AMBIGUOUS_TRIES = 3;
+
+/**
+ * Run an entry; when a write's answer was lost, re-read and run what is still left (at most
+ * AMBIGUOUS_TRIES times). Side effects, which cannot be read back, handle that themselves.
+ */
+async function runConfirmed(
+  o: WalkOptions,
+  api: ApiClient,
+  kind: ResourceKind | undefined,
+  entry: PlanEntry,
+): Promise<void> {
+  let current = entry;
+  let live = o.live.get(entry.key);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runEntry(api, kind, current, live);
+    } catch (e) {
+      if (!(e instanceof AmbiguousRequestError) || !o.recheck || kind?.sideEffect) throw e;
+      if (attempt >= AMBIGUOUS_TRIES) throw e;
+      const left = await o.recheck(current);
+      if (!left) return;
+      if (left.entry.action !== current.action && left.entry.action !== "update") throw e;
+      current = left.entry;
+      live = left.live;
+    }
+  }
 }
 
 /** Walk the graph; resolves when every node is done, failed or skipped. */
@@ -120,22 +171,32 @@ export function walk(o: WalkOptions): Promise<Map<NodeId, Outcome>> {
     };
     const launch = (n: GraphNode) => {
       const t = target(n);
+      const stop = o.halted?.();
+      if (stop !== undefined) {
+        outcomes.set(n.id, { status: "skipped", root: NOT_STARTED, reason: stop });
+        emit({ type: "action-skipped", ...t, root: NOT_STARTED, reason: stop });
+        skipDownstream(n, NOT_STARTED, stop);
+        settleIfAll();
+        return;
+      }
       emit({ type: "action-started", ...t });
       const started = now();
       const api = trackJobs(o.api, {
         queued: (queue, queueId) =>
           emit({ type: "job-waiting", ...t, queue, queueId, resumed: false }),
         completed: (queue, queueId) => emit({ type: "job-done", ...t, queue, queueId, ok: true }),
+        failed: (queue, queueId, message) =>
+          emit({ type: "job-done", ...t, queue, queueId, ok: false, message }),
       });
       const pre = o.preFailed?.get(n.id);
       const run =
         pre !== undefined
-          ? Promise.reject(new PhctlError("JOB_FAILED", pre))
-          : runEntry(
+          ? Promise.reject(new PhctlError("JOB_OPEN", pre))
+          : runConfirmed(
+              o,
               api,
               kinds.find((k) => k.kind === n.entry.kind),
               n.entry,
-              o.live.get(n.entry.key),
             );
       run.then(
         () => {
@@ -260,11 +321,13 @@ export async function runApply(o: RunApplyOptions): Promise<ApplyResult> {
     alreadyDone: o.alreadyDone ?? 0,
     durationMs: Math.round(now() - started),
   };
+  const stopped = o.halted?.();
+  if (stopped !== undefined) summary.stopped = stopped;
   emit({ type: "apply-done", summary });
   return { summary, outcomes, inconsistencies };
 }
 
 /** Did the run leave anything undone or wrong (exit 1)? */
 export function applyFailed(s: ApplySummary): boolean {
-  return s.failed > 0 || s.inconsistent > 0;
+  return s.failed > 0 || s.inconsistent > 0 || s.stopped !== undefined;
 }

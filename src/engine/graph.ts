@@ -43,10 +43,11 @@ export interface Graph {
 
 export interface GraphOptions {
   /**
-   * The key that owns a live object (a kind's ownership `parentKey`): a delete runs before
-   * its owner's delete even when the keys do not nest (a repository under a git group).
+   * The keys that own or contain a live object (a kind's ownership `parentKey` and
+   * `containers`): a delete runs before theirs even when the keys do not nest (a repository
+   * under a git group, or in a subgroup).
    */
-  ownerOf?: (entry: PlanEntry) => string | undefined;
+  ownerOf?: (entry: PlanEntry) => readonly string[];
 }
 
 /** A dependency cycle; the message names it (`a → b → a`). */
@@ -117,8 +118,7 @@ export function buildGraph(entries: readonly PlanEntry[], o: GraphOptions = {}):
   for (const n of nodes.values()) {
     const e = n.entry;
     if (e.action === "delete") {
-      const owner = o.ownerOf?.(e);
-      for (const parent of new Set([...ancestors(e.key), ...(owner ? [owner] : [])]))
+      for (const parent of new Set([...ancestors(e.key), ...(o.ownerOf?.(e) ?? [])]))
         for (const d of deletesOf(parent)) edge(n, d);
       const list = listOf(e.key);
       for (const add of list ? (additionsTo.get(list) ?? []) : []) edge(add, n);

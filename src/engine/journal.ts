@@ -21,12 +21,15 @@ import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { ApiClient } from "../api/client.js";
 import type { QueueKind } from "../api/route-def.js";
+import { JobFailedError } from "../api/errors.js";
 import { PhctlError } from "../errors.js";
 import type { ApplyEvent, ApplyReporter } from "./apply-events.js";
-import type { NodeId } from "./graph.js";
+import { nodeId, type NodeId } from "./graph.js";
 import type { Action, PlanEntry } from "./plan.js";
 
-export const JOURNAL_FORMAT_VERSION = 2;
+export const JOURNAL_FORMAT_VERSION = 3;
+/** Journals of this older format are read too (they carry no side effects). */
+const READABLE_VERSIONS: readonly number[] = [2, 3];
 
 /** Which plan a journal belongs to. */
 export interface PlanIdentity {
@@ -62,7 +65,13 @@ export interface JournalData {
   /** Node ids (`<action> <key>`) done, by this run or the interrupted runs it resumed. */
   done: NodeId[];
   failed: { id: NodeId; message: string }[];
+  /**
+   * Queued jobs whose end nobody saw: the run was killed, the wait timed out, or the service
+   * went away. The next apply waits on them (never sending their requests again).
+   */
   inFlight: InFlightJob[];
+  /** Side effects (welcome mails) planned and not done: every later plan carries them. */
+  owed: PlanEntry[];
 }
 
 /** The first line. */
@@ -72,6 +81,10 @@ interface Header {
   startedAt: string;
   /** What the interrupted runs this one resumes had done. */
   done: NodeId[];
+  /** The side-effect entries of this run's plan (owed ones of earlier runs included). */
+  sideEffects?: PlanEntry[];
+  /** Jobs of earlier runs still open when this one started. */
+  inFlight?: InFlightJob[];
 }
 
 /** Every later line: one change, and when. */
@@ -105,6 +118,7 @@ class Replay {
   constructor(readonly header: Header) {
     this.updatedAt = header.startedAt;
     this.done = [...header.done];
+    for (const j of header.inFlight ?? []) this.inFlight.set(j.queueId, j);
   }
 
   static of(data: JournalData): Replay {
@@ -113,6 +127,7 @@ class Replay {
       plan: data.plan,
       startedAt: data.startedAt,
       done: data.done,
+      sideEffects: data.owed,
     });
     r.status = data.status;
     r.updatedAt = data.updatedAt;
@@ -133,8 +148,8 @@ class Replay {
       this.done.push(line.done);
       this.dropJobsOf(line.done);
     } else if ("failed" in line) {
+      // Its jobs stay in flight until a job-done line: a timed-out job may still complete.
       this.failed.push({ id: line.failed, message: line.message });
-      this.dropJobsOf(line.failed);
     } else {
       this.status = "finished";
     }
@@ -146,6 +161,7 @@ class Replay {
   }
 
   get data(): JournalData {
+    const done = new Set(this.done);
     return {
       formatVersion: JOURNAL_FORMAT_VERSION,
       status: this.status,
@@ -155,6 +171,7 @@ class Replay {
       done: [...this.done],
       failed: [...this.failed],
       inFlight: [...this.inFlight.values()],
+      owed: (this.header.sideEffects ?? []).filter((e) => !done.has(nodeId(e))),
     };
   }
 }
@@ -173,7 +190,7 @@ export function readJournal(file: string): JournalData | undefined {
   lines.pop();
   try {
     const header = JSON.parse(lines[0] ?? "") as Header;
-    if (header.journal !== JOURNAL_FORMAT_VERSION || !Array.isArray(header.done))
+    if (!READABLE_VERSIONS.includes(header.journal) || !Array.isArray(header.done))
       throw new Error("not a phctl journal");
     const replay = new Replay(header);
     lines.slice(1).forEach((l, i) => {
@@ -204,13 +221,27 @@ export class Journal {
     this.replay = Replay.of(data);
   }
 
-  /** A new journal for a run of `plan`; `done` carries what resumed runs already did. */
-  static start(file: string, plan: PlanIdentity, done: readonly NodeId[] = []): Journal {
+  /**
+   * A new journal for a run of `plan`. `carry` is what it inherits: the actions resumed runs
+   * already did, the side-effect entries of this plan (owed ones included: they stay owed
+   * until done), and jobs of earlier runs nobody saw end.
+   */
+  static start(
+    file: string,
+    plan: PlanIdentity,
+    carry: {
+      done?: readonly NodeId[];
+      sideEffects?: readonly PlanEntry[];
+      inFlight?: readonly InFlightJob[];
+    } = {},
+  ): Journal {
     const header: Header = {
       journal: JOURNAL_FORMAT_VERSION,
       plan,
       startedAt: new Date().toISOString(),
-      done: [...done],
+      done: [...(carry.done ?? [])],
+      ...(carry.sideEffects?.length ? { sideEffects: [...carry.sideEffects] } : {}),
+      ...(carry.inFlight?.length ? { inFlight: [...carry.inFlight] } : {}),
     };
     // Replaces the previous run's journal at once (temp file + rename).
     writeOrFail(file, () => {
@@ -297,19 +328,25 @@ function writeOrFail(file: string, write: () => void): void {
   }
 }
 
-/** What waiting on an interrupted run's jobs found: node ids whose job failed → why. */
-export type ResumedFailures = Map<NodeId, string>;
+/** What waiting on an earlier run's jobs found. */
+export interface SettledJobs {
+  /** Node ids whose job failed → why (the fresh plan decides what to do about them). */
+  failed: Map<NodeId, string>;
+  /** Jobs still open when the wait gave up (timeout, outage): never sent again, carried on. */
+  open: InFlightJob[];
+}
 
 /**
- * Wait for the jobs an interrupted run left in flight (never re-sending their requests),
- * recording each end in that run's journal. Resolves to the failed ones.
+ * Wait for the jobs earlier runs left in flight (never re-sending their requests),
+ * recording each end in that run's journal.
  */
-export async function resumeJobs(
+export async function settleJobs(
   api: ApiClient,
   journal: Journal,
   reporter: ApplyReporter,
-): Promise<ResumedFailures> {
-  const failures: ResumedFailures = new Map();
+): Promise<SettledJobs> {
+  const failed = new Map<NodeId, string>();
+  const open: InFlightJob[] = [];
   const emit = (e: ApplyEvent) => {
     journal.record(e);
     reporter(e);
@@ -322,11 +359,15 @@ export async function resumeJobs(
         await api.waitForJob(j.queue, j.queueId);
         emit({ type: "job-done", ...t, queue: j.queue, queueId: j.queueId, ok: true });
       } catch (e) {
-        const message = `queued job ${j.queueId} of the interrupted apply: ${e instanceof Error ? e.message : String(e)}`;
-        failures.set(j.id, message);
+        if (!(e instanceof JobFailedError)) {
+          open.push(j);
+          return;
+        }
+        const message = `queued job ${j.queueId} of an earlier apply: ${e.message}`;
+        failed.set(j.id, message);
         emit({ type: "job-done", ...t, queue: j.queue, queueId: j.queueId, ok: false, message });
       }
     }),
   );
-  return failures;
+  return { failed, open };
 }

@@ -82,6 +82,32 @@ export const Summary = Type.Object(
 );
 export type Summary = Static<typeof Summary>;
 
+/**
+ * The manifests a plan was made from, so that `apply plan.json` carries it out only with
+ * exactly those (src/cli/plan-identity.ts finds them again and compares).
+ */
+export const PlanManifests = Type.Object(
+  {
+    root: Type.String({ description: "absolute path of the config root when the plan was made" }),
+    checkoutPath: Type.Optional(
+      Type.String({
+        description: "the root relative to the top of its git checkout ('.' when equal)",
+      }),
+    ),
+    planPath: Type.Optional(
+      Type.String({ description: "the root relative to the directory of the plan file" }),
+    ),
+    paths: Type.Array(Type.String(), {
+      description: "the paths given to phctl plan, relative to the root",
+    }),
+    files: Type.Record(Type.String(), Type.String(), {
+      description: "sha256 of every manifest file and phctl.yaml, by path relative to the root",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PlanManifests = Static<typeof PlanManifests>;
+
 export const Plan = Type.Object(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION),
@@ -101,6 +127,10 @@ export const Plan = Type.Object(
     targets: Type.Optional(Type.Array(Type.String())),
     /** With `plan --base`: keys whose change is already present on the base config (drift). */
     drift: Type.Optional(Type.Array(Type.String())),
+    /** The manifests the plan was made from (plan --out; apply refuses other manifests). */
+    manifests: Type.Optional(PlanManifests),
+    /** sha256 of the entries (canonical JSON): apply refuses an edited plan. */
+    entriesDigest: Type.Optional(Type.String()),
   },
   {
     $id: "https://phctl.dev/schemas/plan.schema.json",

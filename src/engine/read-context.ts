@@ -7,12 +7,28 @@
 import type { ApiClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
 
+/**
+ * What the apply journal knows that the API cannot tell: the side effects (welcome mails)
+ * an earlier apply planned and did not finish, and whether there is a journal at all.
+ */
+export interface JournalFacts {
+  /** Keys of side effects owed by an earlier apply (planned again although live looks done). */
+  readonly owed: ReadonlySet<string>;
+  /** A journal of this service exists: what it does not list as owed was done. */
+  readonly known: boolean;
+}
+
+export const NO_JOURNAL: JournalFacts = { owed: new Set(), known: false };
+
 export class ReadContext {
   private readonly memo = new Map<string, Promise<unknown>>();
   /** Objects read so far (list items and single records). */
   objects = 0;
 
-  constructor(readonly api: ApiClient) {}
+  constructor(
+    readonly api: ApiClient,
+    readonly facts: JournalFacts = NO_JOURNAL,
+  ) {}
 
   /** Run `read` once per name; later callers share the same promise. */
   once<T>(name: string, read: () => Promise<T>): Promise<T> {

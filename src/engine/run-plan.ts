@@ -12,7 +12,8 @@ import { readLive } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
 import { buildPlan } from "./planner.js";
 import { readOrganizations } from "./readers.js";
-import { ReadContext } from "./read-context.js";
+import { ReadContext, type JournalFacts } from "./read-context.js";
+import { welcomeWarnings } from "../kinds/welcome.js";
 
 export interface RunPlanOptions {
   api: ApiClient;
@@ -22,6 +23,8 @@ export interface RunPlanOptions {
   diagnostics?: readonly Diagnostic[];
   targets?: readonly string[];
   kinds?: readonly ResourceKind[];
+  /** What the apply journal knows (owed side effects); default: no journal. */
+  facts?: JournalFacts;
 }
 
 const where = (s: Source) => `${s.file}:${s.line}:${s.column}`;
@@ -43,10 +46,11 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
   const started = performance.now();
   const callsBefore = o.api.metrics.snapshot().calls;
   const kinds = o.kinds ?? allKinds;
-  const rc = new ReadContext(o.api);
-  const [live, orgs] = await Promise.all([
+  const rc = new ReadContext(o.api, o.facts);
+  const [live, orgs, doubts] = await Promise.all([
     readLive(o.api, o.state, kinds, rc),
     readOrganizations(rc),
+    kinds.some((k) => k.sideEffect) ? welcomeWarnings(rc, o.state) : Promise.resolve([]),
   ]);
 
   // References that exist neither in the manifests nor live are errors with their sources.
@@ -73,6 +77,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
   const warnings: PlanWarning[] = (o.diagnostics ?? [])
     .filter((d) => d.severity === "warning")
     .map((d) => ({ message: d.message, source: { file: d.file, line: d.line, column: d.column } }));
+  warnings.push(...doubts);
   const parent = orgs.find((x) => x.parentOrganization === null)?.name ?? "";
   // Without an organization in phctl.yaml, the token's parent organization is the default.
   const state =

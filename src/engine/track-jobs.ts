@@ -6,6 +6,7 @@
  * unchanged: they get this view where they would get the client.
  */
 import type { ApiClient } from "../api/client.js";
+import { ApiError, JobFailedError } from "../api/errors.js";
 import { buildMethods } from "../api/methods.js";
 import { queueIdOf, type JobStatus, type WaitOptions } from "../api/queue.js";
 import type { QueueKind, RouteDef } from "../api/route-def.js";
@@ -16,6 +17,18 @@ export interface JobHooks {
   queued(queue: QueueKind, queueId: string): void;
   /** The job completed. */
   completed(queue: QueueKind, queueId: string): void;
+  /** The job ended failed (its message); a job whose wait timed out is neither. */
+  failed(queue: QueueKind, queueId: string, message: string): void;
+}
+
+/**
+ * The open job a 409 names: the service refuses a second identical queued request while the
+ * first job is open (`… is already queued (<job id>)`). Waiting on that job is what the
+ * request wanted; sending it again would queue a duplicate.
+ */
+export function alreadyQueued(e: unknown): string | undefined {
+  if (!(e instanceof ApiError) || e.status !== 409) return undefined;
+  return /already queued \(([^()\s]+)\)\s*$/.exec(e.serverMessage)?.[1];
 }
 
 type LooseCall = (op: OperationId, ...args: unknown[]) => Promise<unknown>;
@@ -43,14 +56,28 @@ export function trackJobs(api: ApiClient, hooks: JobHooks): ApiClient {
     options?: WaitOptions,
   ): Promise<JobStatus> => {
     announce(queue, id);
-    const status = await api.waitForJob(queue, id, options);
+    let status: JobStatus;
+    try {
+      status = await api.waitForJob(queue, id, options);
+    } catch (e) {
+      if (e instanceof JobFailedError) hooks.failed(queue, id, e.jobMessage);
+      throw e;
+    }
     hooks.completed(queue, id);
     return status;
   };
-  // As ApiClient.callAndWait, through the tracked call and wait.
+  // As ApiClient.callAndWait, through the tracked call and wait; an "already queued" 409
+  // waits on the job it names.
   const callAndWait = async (op: OperationId, args: unknown, wait: WaitOptions = {}) => {
-    const response = await call(op, args, wait.signal ? { signal: wait.signal } : {});
     const queue = queueOf(op);
+    let response: unknown;
+    try {
+      response = await call(op, args, wait.signal ? { signal: wait.signal } : {});
+    } catch (e) {
+      const open = queue ? alreadyQueued(e) : undefined;
+      if (!queue || !open) throw e;
+      return { response: { queueid: open }, job: await waitForJob(queue, open, wait) };
+    }
     const id = queue ? queueIdOf(response) : undefined;
     const job = queue && id ? await waitForJob(queue, id, wait) : undefined;
     return { response, job };

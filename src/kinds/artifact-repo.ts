@@ -12,10 +12,10 @@ import type { ApiClient } from "../api/client.js";
 import { createOrFind } from "../api/create-or-find.js";
 import type { ArtifactRepoTypes } from "../api/schemas.js";
 import { readArtifactRepos, readProjectsBySlug } from "../engine/readers.js";
-import { artifactRepoKey, projectKey } from "../manifest/keys.js";
+import { artifactRepoKey, groupKey, projectKey } from "../manifest/keys.js";
 import { defineKind, type LiveObject } from "./kind.js";
 import { slugOfKey } from "./git-shared.js";
-import { fetchProject, field, goneOk } from "./project-shared.js";
+import { fetchProject, field, goneOk, readsAbsent } from "./project-shared.js";
 
 export interface ArtifactRepoFields {
   /** The declared (short) name: identity, part of the key. */
@@ -50,6 +50,8 @@ export const artifactRepoKind = defineKind<ArtifactRepoFields>({
     mode: "prune",
     setting: "artifactRepositories",
     parentKey: (key) => projectKey(slugOfKey(key)),
+    // Deleted before the git group (whose delete takes the project's repositories with it).
+    containers: (key) => [groupKey(slugOfKey(key))],
   },
   immutable: {
     type: {
@@ -105,6 +107,9 @@ export const artifactRepoKind = defineKind<ArtifactRepoFields>({
   },
   delete: async (api, entry, live) => {
     const params = { projectSlug: slugOfKey(entry.key), artifactRepoID: Number(live.ids.id) };
-    await goneOk(() => api.call("artifacts.repos.delete", { params }));
+    await goneOk(() => api.call("artifacts.repos.delete", { params }), {
+      what: entry.key,
+      absent: () => readsAbsent(() => api.call("artifacts.repos.get", { params })),
+    });
   },
 });

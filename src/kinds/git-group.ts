@@ -13,7 +13,7 @@ import { readGroup } from "../engine/readers.js";
 import { groupKey, projectKey } from "../manifest/keys.js";
 import { defineKind, type LiveObject } from "./kind.js";
 import { gitProjects, slugOfKey } from "./git-shared.js";
-import { goneOk } from "./project-shared.js";
+import { goneOk, readsAbsent } from "./project-shared.js";
 
 export interface GroupFields {
   path: string;
@@ -94,8 +94,10 @@ export const gitGroupKind = defineKind<GroupFields>({
     });
   },
   delete: async (api, entry) => {
-    await goneOk(() =>
-      api.call("git.group.delete", { params: { projectSlug: slugOfKey(entry.key) } }),
-    );
+    const params = { projectSlug: slugOfKey(entry.key) };
+    await goneOk(() => api.call("git.group.delete", { params }), {
+      what: entry.key,
+      absent: () => readsAbsent(() => api.call("git.group.get", { params })),
+    });
   },
 });

@@ -6,6 +6,7 @@ import type { ResourceKind } from "./kind.js";
 import { organizationKind } from "./organization.js";
 import { userKind } from "./user.js";
 import { userServiceKind } from "./user-service.js";
+import { welcomeKind } from "./welcome.js";
 import { teamKind } from "./team.js";
 import { teamMemberKind } from "./team-member.js";
 import { projectKind } from "./project.js";
@@ -22,6 +23,7 @@ export const kinds: readonly ResourceKind[] = [
   organizationKind,
   userKind,
   userServiceKind,
+  welcomeKind,
   teamKind,
   teamMemberKind,
   projectKind,

@@ -43,7 +43,17 @@ export interface LiveObject<F extends Fields = Fields> {
  */
 export type Ownership =
   | { mode: "authoritative"; parentKey(key: string): string }
-  | { mode: "prune"; setting: keyof PruneSettings; parentKey(key: string): string }
+  | {
+      mode: "prune";
+      setting: keyof PruneSettings;
+      parentKey(key: string): string;
+      /**
+       * Keys of the containers the object lives in besides its owner (a repository's
+       * subgroup and that subgroup's parents): its delete must run before theirs, since
+       * deleting a container takes its contents with it.
+       */
+      containers?(key: string): string[];
+    }
   | { mode: "unmanaged" }
   | { mode: "ignored" };
 
@@ -74,6 +84,11 @@ export interface ResourceKind<F extends Fields = Fields> {
   readonly immutable: Readonly<Partial<Record<keyof F & string, ImmutableRule>>>;
   /** Data-bearing or access-granting: deleting it is destructive. */
   readonly destructiveDelete: boolean;
+  /**
+   * A side effect (the welcome mail) rather than an object: its live side cannot be read,
+   * so the journal keeps it owed until it is done, and a later plan carries it again.
+   */
+  readonly sideEffect?: boolean;
   /** The declared objects of this kind. */
   desired(state: DesiredState): DesiredObject<F>[];
   /** The live objects in scope, with the fewest calls (shared reads go through ctx). */

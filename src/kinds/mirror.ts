@@ -12,11 +12,11 @@ import type { ApiClient } from "../api/client.js";
 import { createOrFind } from "../api/create-or-find.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { readMirrors, type LiveMirror } from "../engine/readers.js";
-import { mirrorKey, projectKey } from "../manifest/keys.js";
+import { mirrorKey, groupKey, projectKey } from "../manifest/keys.js";
 import type { MirrorState } from "../manifest/types.js";
 import { defineKind, type ImmutableRule, type LiveObject } from "./kind.js";
 import { mirrorNotes, slugOfKey } from "./git-shared.js";
-import { goneOk } from "./project-shared.js";
+import { goneOk, readsAbsent } from "./project-shared.js";
 
 export interface MirrorFields {
   /** Identity (part of the key). */
@@ -87,7 +87,13 @@ export function liveMirrors(
 
 export const mirrorKind = defineKind<MirrorFields>({
   kind: "Mirror",
-  ownership: { mode: "prune", setting: "mirrors", parentKey: (key) => projectKey(slugOfKey(key)) },
+  ownership: {
+    mode: "prune",
+    setting: "mirrors",
+    parentKey: (key) => projectKey(slugOfKey(key)),
+    // Deleted before the git group (whose delete takes the project's repositories with it).
+    containers: (key) => [groupKey(slugOfKey(key))],
+  },
   immutable: {
     from: recreate("the source (from)"),
     refSpaceFrom: recreate("refSpaceFrom"),
@@ -159,7 +165,10 @@ export const mirrorKind = defineKind<MirrorFields>({
   },
   delete: async (api, entry, live) => {
     const params = { projectSlug: slugOfKey(entry.key), mirrorID: Number(live.ids.mirrorID) };
-    await goneOk(() => api.call("mirrors.delete", { params }));
+    await goneOk(() => api.call("mirrors.delete", { params }), {
+      what: entry.key,
+      absent: () => readsAbsent(() => api.call("mirrors.get", { params })),
+    });
   },
 });
 

@@ -120,10 +120,17 @@ export const projectAccessKind = defineKind<AccessFields>({
         ),
     );
   },
-  delete: async (api, _entry, live) => {
+  delete: async (api, entry, live) => {
     const { project, level, username } = live.fields;
-    await goneOk(() =>
-      api.call("access.removeUser", { params: { projectSlug: project, level, username } }),
+    await goneOk(
+      () => api.call("access.removeUser", { params: { projectSlug: project, level, username } }),
+      {
+        what: entry.key,
+        absent: async () =>
+          !(await fetchProject(api, project))?.roles[
+            levelIn(AccessLevels, level, "access level")
+          ].includes(username),
+      },
     );
   },
 });

@@ -7,6 +7,7 @@
  */
 import type { ApiClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
+import { PhctlError } from "../errors.js";
 import { sleep } from "../api/limit.js";
 import { orAbsent, type ReadContext } from "../engine/read-context.js";
 import { readProject, type LiveProject } from "../engine/readers.js";
@@ -122,14 +123,33 @@ export async function settle<T>(
   }
 }
 
-/** Run a removal; a 404 means it is already gone, which is what was wanted. */
-export async function goneOk(remove: () => Promise<unknown>): Promise<void> {
+/**
+ * Run a removal; a 404 means it is already gone — which is what was wanted — only when
+ * `confirmAbsent` (a fresh read) agrees. A 404 from a wrong path or a misread id must not
+ * be reported as a delete that happened. Without `confirmAbsent` (removing a setting such
+ * as a commit blocker) the 404 is taken as it is.
+ */
+export async function goneOk(
+  remove: () => Promise<unknown>,
+  confirmAbsent?: { what: string; absent: () => Promise<boolean> },
+): Promise<void> {
   try {
     await remove();
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return;
-    throw e;
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    if (!confirmAbsent || (await confirmAbsent.absent())) return;
+    throw new PhctlError(
+      "NOT_DELETED",
+      `${confirmAbsent.what}: the delete answered 404 (${e.serverMessage}) but a fresh read still shows it, so it was not deleted; run phctl plan to see it, and check that the delete's path in the API profile is right`,
+    );
   }
+}
+
+/** True when `read` finds nothing: a 404, or a record whose status says deleted. */
+export async function readsAbsent(read: () => Promise<unknown>): Promise<boolean> {
+  const found = await orAbsent(read());
+  const status = (found as { data?: { status?: unknown } } | undefined)?.data?.status;
+  return found === undefined || status === "deleted";
 }
 
 /** A string field of an entry's or live object's identity fields (never missing by construction). */

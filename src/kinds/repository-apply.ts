@@ -12,7 +12,7 @@ import type { PlanEntry } from "../engine/plan.js";
 import type { LiveRepository } from "../engine/readers.js";
 import type { LiveObject } from "./kind.js";
 import { slugOfKey } from "./git-shared.js";
-import { goneOk } from "./project-shared.js";
+import { goneOk, readsAbsent } from "./project-shared.js";
 import {
   normaliseBlocker,
   recordFields,
@@ -174,6 +174,8 @@ export async function deleteRepository(
   live: LiveObject,
 ): Promise<void> {
   const params = { projectSlug: slugOfKey(entry.key), repoID: Number(live.ids.gitRepoID) };
-  // Deleting its subgroup first removes it too: a 404 then means done.
-  await goneOk(() => api.call("git.repos.delete", { params }));
+  await goneOk(() => api.call("git.repos.delete", { params }), {
+    what: entry.key,
+    absent: () => readsAbsent(() => api.call("git.repos.get", { params })),
+  });
 }

@@ -41,6 +41,16 @@ const immutable = {
   bundle: BUNDLE_RULE,
 } as const satisfies Partial<Record<keyof RepoFields & string, ImmutableRule>>;
 
+/**
+ * The subgroups a repository key lives in, deepest first (`project/p/repo/a/b/r` → the
+ * subgroups `a/b` and `a`): deleting one of them deletes the repository with it.
+ */
+export function repositoryContainers(key: string): string[] {
+  const parts = key.split("/").slice(3, -1);
+  const slug = slugOfKey(key);
+  return parts.map((_, i) => subgroupKey(slug, parts.slice(0, parts.length - i).join("/")));
+}
+
 /** The kind without the bundle rule: a repository without a bundle gets one by an update. */
 let withoutBundleRule: ResourceKind | undefined;
 
@@ -50,6 +60,7 @@ export const repositoryKind: ResourceKind = defineKind<RepoFields>({
     mode: "prune",
     setting: "repositories",
     parentKey: (key) => groupKey(slugOfKey(key)),
+    containers: repositoryContainers,
   },
   immutable,
   destructiveDelete: true,

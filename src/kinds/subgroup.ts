@@ -8,6 +8,7 @@
  * Reads: 1 call per declared project with `git` whose group exists (all=true).
  */
 import { createOrFind } from "../api/create-or-find.js";
+import { orAbsent } from "../engine/read-context.js";
 import { readSubgroups } from "../engine/readers.js";
 import { groupKey, subgroupKey } from "../manifest/keys.js";
 import { defineKind } from "./kind.js";
@@ -82,10 +83,23 @@ export const subgroupKind = defineKind<SubgroupFields>({
     );
   },
   delete: async (api, entry, live) => {
-    await goneOk(() =>
-      api.call("git.subgroups.delete", {
-        params: { projectSlug: slugOfKey(entry.key), groupID: Number(live.ids.id) },
-      }),
+    const projectSlug = slugOfKey(entry.key);
+    const path = field(live.fields, "path");
+    await goneOk(
+      () =>
+        api.call("git.subgroups.delete", { params: { projectSlug, groupID: Number(live.ids.id) } }),
+      {
+        what: entry.key,
+        absent: async () => {
+          const found = await orAbsent(
+            api.listAll("git.subgroups.list", {
+              params: { projectSlug },
+              query: { path, strict: 1 },
+            }),
+          );
+          return !found?.some((s) => s.path === path);
+        },
+      },
     );
   },
 });

@@ -4,7 +4,8 @@
  * status, organization (default: phctl.yaml's organization; a change is a transfer job,
  * only within the parent organization) and externalEmail (immutable: a change is blocked).
  * Users no manifest declares are listed as not managed; deleting a user is a support ticket
- * and is never planned. `sendWelcome` posts send_welcome once, right after creation.
+ * and is never planned. The welcome mail (`sendWelcome`) is an action of its own
+ * (src/kinds/welcome.ts), so that a crash or a failed send between the two is never lost.
  *
  * Reads: 1 call whatever the scope (the user list with all=true, shared with the plan's
  * live-user facts).
@@ -31,12 +32,6 @@ export interface UserFields {
   organization: string | undefined;
   role: string;
   status: string;
-  /**
-   * A create-time option, not live state: an existing user has had its welcome (or was
-   * declared without one), so the live side reports the declared value and it never
-   * differs. It is in the fields so that a create entry carries it to `create()`.
-   */
-  sendWelcome: true | undefined;
   [k: string]: unknown;
 }
 
@@ -55,11 +50,10 @@ export function desiredUserFields(u: UserState, state: DesiredState): UserFields
     organization: u.organization ?? state.config.organization,
     role: u.role,
     status: u.status,
-    sendWelcome: u.sendWelcome ? true : undefined,
   };
 }
 
-export function liveUserFields(l: LiveUser, declared: UserState | undefined): UserFields {
+export function liveUserFields(l: LiveUser): UserFields {
   return {
     firstName: l.firstName,
     lastName: l.lastName,
@@ -68,7 +62,6 @@ export function liveUserFields(l: LiveUser, declared: UserState | undefined): Us
     organization: l.organization,
     role: l.role,
     status: l.status,
-    sendWelcome: declared?.sendWelcome ? true : undefined,
   };
 }
 
@@ -125,14 +118,12 @@ export const userKind = defineKind<UserFields>({
         protect: u.protect,
       };
     }),
-  read: async (ctx, state) => {
-    const declared = new Map(state.users.map((u) => [u.username, u]));
-    return (await readUsers(ctx)).map((l) => ({
+  read: async (ctx) =>
+    (await readUsers(ctx)).map((l) => ({
       key: userKey(l.username),
-      fields: liveUserFields(l, declared.get(l.username)),
+      fields: liveUserFields(l),
       ids: { parentOrganization: l.parentOrganization },
-    }));
-  },
+    })),
   create: async (api, entry) => {
     const after = (entry.after ?? {}) as Partial<UserFields>;
     const username = usernameOf(entry);
@@ -145,17 +136,13 @@ export const userKind = defineKind<UserFields>({
       ...(after.organization !== undefined ? { organization: after.organization } : {}),
       ...(after.role !== undefined ? { role: after.role as LiveUser["role"] } : {}),
     };
-    const { outcome } = await createOrFind(
+    await createOrFind(
       async () => (await api.call("users.create", { body })).data,
       () => findUser(api, username),
     );
     // The create body has no status: a user is created active.
     if (after.status === "inactive") {
       await api.call("users.patch", { params: { username }, body: { status: "inactive" } });
-    }
-    // Once, right after creation: not when the user was already there (409 → "existed").
-    if (after.sendWelcome === true && outcome !== "existed") {
-      await api.call("users.sendWelcome", { params: { username } });
     }
   },
   update: async (api, entry) => {

@@ -125,6 +125,8 @@ export function configDocument(c: ManifestConfig): ConfigDocument {
     apiUrl: c.apiUrl,
     concurrency: c.concurrency,
     queueTimeout: `${c.queueTimeout}ms`,
+    outageTimeout: `${c.outageTimeout}ms`,
+    journal: c.journal,
     maxRemovals: c.maxRemovals,
     prune: { ...c.prune },
     ignore: c.ignore,

@@ -137,14 +137,17 @@ export function loadManifestTexts(
   return { state, diagnostics, files: inputs.map((i) => i.file).sort() };
 }
 
-/** Files under `paths`, read; unreadable files and ignored nested configs are diagnostics. */
+/**
+ * Files under `paths`, read; unreadable files, ignored nested configs and symbolic links
+ * not followed (discover) are diagnostics.
+ */
 export async function readInputs(
   paths: readonly string[],
   cwd: string,
 ): Promise<{ inputs: ManifestInput[]; diagnostics: Diagnostic[] }> {
   const found = await discover(paths.length > 0 ? paths : ["."], cwd);
   const show = (abs: string) => relative(cwd, abs).split(sep).join("/") || ".";
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...found.diagnostics];
   // Synchronous reads: a tenth of the CPU of promise-based ones for thousands of small files.
   const read = (abs: string, config: boolean): ManifestInput | undefined => {
     try {

@@ -24,6 +24,7 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
   const config: ManifestConfig = {
     concurrency: d.concurrency ?? DEFAULTS.config.concurrency,
     queueTimeout: parseDuration(d.queueTimeout ?? DEFAULTS.config.queueTimeout),
+    outageTimeout: parseDuration(d.outageTimeout ?? DEFAULTS.config.outageTimeout),
     maxRemovals: parseFraction(d.maxRemovals ?? DEFAULTS.config.maxRemovals),
     prune: {
       groups: prune.groups ?? DEFAULTS.config.prune,
@@ -36,6 +37,7 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
   };
   if (d.organization !== undefined) config.organization = d.organization;
   if (d.apiUrl !== undefined) config.apiUrl = d.apiUrl;
+  if (d.journal !== undefined) config.journal = d.journal;
   if (source) config.source = source;
   return config;
 }

@@ -58,6 +58,10 @@ export interface ManifestConfig {
   concurrency: number;
   /** How long to wait for a queued job, in milliseconds (phctl.yaml writes `10m`). */
   queueTimeout: number;
+  /** How long apply waits out a service that stopped answering, ms (phctl.yaml writes `2m`). */
+  outageTimeout: number;
+  /** The apply journal as written in phctl.yaml (relative to phctl.yaml's directory). */
+  journal?: string;
   /** Mass-removal guard as a fraction (0.25 = 25 %). */
   maxRemovals: number;
   /** Whether data-bearing objects that no manifest declares are planned for deletion. */

@@ -73,8 +73,13 @@ function capped(lines: string[], max: number, what: string): string[] {
 }
 
 export function summaryLines(s: ApplySummary, f: SummaryFacts, style: Style = PLAIN): string[] {
-  const bad = s.failed > 0 || s.inconsistent > 0;
-  const title = bad ? style.red("Apply finished with errors") : style.green("Apply complete");
+  const bad = s.failed > 0 || s.inconsistent > 0 || s.stopped !== undefined;
+  const title =
+    s.stopped !== undefined
+      ? style.red("Apply stopped")
+      : bad
+        ? style.red("Apply finished with errors")
+        : style.green("Apply complete");
   const counts = [
     `${s.done} done`,
     `${s.failed} failed`,
@@ -86,9 +91,12 @@ export function summaryLines(s: ApplySummary, f: SummaryFacts, style: Style = PL
   const out = [`${title}: ${counts.join(", ")} (${formatDuration(s.durationMs)}).`];
   for (const x of f.failures)
     out.push(`  ${style.red("failed")}   ${x.id} (${formatDuration(x.durationMs)}): ${x.message}`);
+  const some = (ids: string[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
   for (const [root, ids] of f.skipped)
     out.push(
-      `  skipped  ${plural(ids.length, "action")} that needed ${root}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`,
+      root === ""
+        ? `  ${style.red("stopped")}  ${plural(ids.length, "action")} not started (${some(ids)}): ${s.stopped ?? "the run stopped"}`
+        : `  skipped  ${plural(ids.length, "action")} that needed ${root}: ${some(ids)}`,
     );
   out.push(
     ...capped(
@@ -166,7 +174,7 @@ export class HumanReporter {
         this.waiting.set(e.id, (this.waiting.get(e.id) ?? new Set()).add(e.queueId));
         if (e.resumed)
           this.print(
-            `waiting on ${e.queue} job ${e.queueId} of ${e.id} (left by the interrupted apply)`,
+            `waiting on ${e.queue} job ${e.queueId} of ${e.id} (left open by an earlier apply)`,
           );
         break;
       case "job-done":
@@ -187,7 +195,8 @@ export class HumanReporter {
       case "action-skipped":
         this.skipped++;
         this.facts.skipped.set(e.root, [...(this.facts.skipped.get(e.root) ?? []), e.id]);
-        if (!this.o.tty) this.print(`skipped  ${e.id} (${e.reason})`);
+        // Actions a halted run never started are counted in the summary, not listed one by one.
+        if (!this.o.tty && e.root !== "") this.print(`skipped  ${e.id} (${e.reason})`);
         break;
       case "inconsistent":
         this.facts.inconsistencies.push(e);

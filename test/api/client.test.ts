@@ -89,14 +89,36 @@ describe("errors", () => {
     expect(e.fieldErrors.map((x) => x.field)).toContain("organization");
   });
 
-  it("a 401 never shows the token", async () => {
-    const bad = new ApiClient({ apiUrl: f.url, token: "wrong-secret-token-1234" });
+  it("a 401 says which token setting to fix, and never shows the token", async () => {
+    const bad = new ApiClient({
+      apiUrl: f.url,
+      token: "wrong-secret-token-1234",
+      gitToken: "wrong-git-token-5678",
+    });
     try {
       const e = (await bad.ops.licenses.list().catch((x: unknown) => x)) as ApiError;
       expect(e.status).toBe(401);
-      const printed = `${e.message}\n${e.details.join("\n")}\n${e.stack}\n${JSON.stringify(e)}`;
-      expect(printed).not.toContain("wrong-secret-token-1234");
+      expect(e.message).toBe(
+        "GET /v1/licenses (licenses.list): 401 UNAUTHORIZED: invalid token — the token was not accepted: set a valid one in PHCTL_TOKEN or pass --token-file FILE",
+      );
+      // The delivery-metrics API has its own token.
+      const g = (await bad
+        .raw("GET", "/git-api/groups/4242/dora/metrics", {
+          query: { metric: "deployment_frequency" },
+        })
+        .catch((x: unknown) => x)) as ApiError;
+      expect(g.status).toBe(401);
+      expect(g.message).toContain("the delivery-metrics token was not accepted");
+      expect(g.message).toContain("PHCTL_GIT_TOKEN");
+      expect(g.message).not.toContain("PHCTL_TOKEN ");
+      for (const x of [e, g]) {
+        const printed = `${x.message}\n${x.details.join("\n")}\n${x.stack}\n${JSON.stringify(x)}`;
+        expect(printed).not.toContain("wrong-secret-token-1234");
+        expect(printed).not.toContain("wrong-git-token-5678");
+      }
       expect(JSON.stringify(bad)).not.toContain("wrong-secret-token-1234");
+      // A 401 is an answer, not an outage: one attempt each, the gate stayed open.
+      expect(bad.metrics.snapshot()).toMatchObject({ attempts: 2, outages: 0 });
     } finally {
       await bad.close();
     }

@@ -3,7 +3,7 @@
  * so resilience tests run in milliseconds (Retry-After is still honoured as the server says).
  */
 import { ApiClient, type ClientOptions } from "../../src/api/client.js";
-import type { RequestLogEntry } from "../../src/server/app.js";
+import { buildServer, type PhServer, type RequestLogEntry } from "../../src/server/app.js";
 import type { ServerOptions } from "../../src/server/options.js";
 import { startServer, TOKENS, type TestServer, type Who } from "../helpers/server.js";
 import { routes } from "../../src/api/routes.js";
@@ -72,4 +72,41 @@ export function postCalls(c: ApiClient): { calls: number; attempts: number } {
 function isPost(key: string): boolean {
   const def = (routes as Record<string, { method: string }>)[key];
   return def ? def.method === "POST" : key.startsWith("POST ");
+}
+
+/** A reference server that can be stopped and started again on the same port (an outage). */
+export interface RestartableServer {
+  url: string;
+  /** The running instance (undefined while stopped). */
+  current(): PhServer | undefined;
+  /** Stop answering: the port refuses connections; open ones are dropped. */
+  stop(): Promise<void>;
+  /** Answer again on the same port (a fresh in-memory service). */
+  start(): Promise<void>;
+  /** Requests every instance answered (or dropped on purpose), in order. */
+  log(): RequestLogEntry[];
+}
+
+export async function restartableServer(options: ServerOptions = {}): Promise<RestartableServer> {
+  const logs: RequestLogEntry[][] = [];
+  let server: PhServer | undefined;
+  let port = 0;
+  const start = async () => {
+    server = await buildServer({ tokens: Object.values(TOKENS), ...options });
+    logs.push(server.requestLog);
+    const url = await server.listen(port, "127.0.0.1");
+    port = Number(new URL(url).port);
+  };
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    current: () => server,
+    async stop() {
+      const s = server;
+      server = undefined;
+      await s?.close();
+    },
+    start,
+    log: () => logs.flat(),
+  };
 }

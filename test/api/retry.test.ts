@@ -36,8 +36,8 @@ const refused: WireOutcome = {
   code: "ECONNREFUSED",
   message: "refused",
 };
-const at = (cls: RetryClass, outcome: WireOutcome, retries = 0, elapsedMs = 0) =>
-  decide(DEFAULT_RETRY, { cls, outcome, retries, elapsedMs }, () => 0.5);
+const at = (cls: RetryClass, outcome: WireOutcome, retries = 0, elapsedMs = 0, outage = false) =>
+  decide(DEFAULT_RETRY, { cls, outcome, retries, elapsedMs, outage }, () => 0.5);
 
 describe("decide", () => {
   it("retries idempotent requests on 429, 500, 502, 503, 504 and connection errors", () => {
@@ -54,7 +54,21 @@ describe("decide", () => {
     expect(at(POST, dropped)).toMatchObject({ retry: false, ambiguous: true });
     for (const s of [500, 502, 503, 504])
       expect(at(POST, answer(s))).toMatchObject({ retry: false, ambiguous: true });
-    expect(at(POST, answer(429))).toMatchObject({ retry: false, ambiguous: false });
+    // Not even during an outage: that lifts the limits, not the safety.
+    expect(at(POST, answer(500), 0, 0, true)).toMatchObject({ retry: false, ambiguous: true });
+  });
+
+  it("re-sends any request the server refused before processing: 429, 503 with Retry-After", () => {
+    expect(at(POST, answer(429, { "retry-after": "1" }))).toMatchObject({
+      retry: true,
+      reason: "429, Retry-After 1000 ms",
+    });
+    expect(at(POST, answer(429)).retry).toBe(true);
+    const d = at(POST, answer(503, { "retry-after": "2" }));
+    expect(d).toMatchObject({ retry: true, reason: "503, Retry-After 2000 ms" });
+    expect(d.retry && d.delayMs).toBeGreaterThanOrEqual(2000);
+    // A bare 503 may come from a proxy that lost the upstream after forwarding: ambiguous.
+    expect(at(POST, answer(503))).toMatchObject({ retry: false, ambiguous: true });
   });
 
   it("re-sends any request that never left", () => {
@@ -73,12 +87,20 @@ describe("decide", () => {
   });
 
   it("stops at the retry limit and at the deadline", () => {
-    expect(at(GET, answer(503), 5)).toMatchObject({
+    expect(at(GET, answer(503), 9).retry).toBe(true);
+    expect(at(GET, answer(503), 10)).toMatchObject({
       retry: false,
-      reason: "retry limit 5 reached",
+      reason: "retry limit 10 reached",
       exhausted: true,
     });
     expect(at(GET, answer(503), 1, 119_990)).toMatchObject({ retry: false, exhausted: true });
+  });
+
+  it("an outage's retry counts against neither the limit nor the deadline", () => {
+    expect(at(GET, answer(503), 10, 0, true)).toMatchObject({ retry: true, reason: "503" });
+    expect(at(GET, refused, 50, 500_000, true).retry).toBe(true);
+    // A Retry-After above the cap still surfaces: waiting would outlast the outage deadline.
+    expect(at(GET, answer(429, { "retry-after": "3600" }), 0, 0, true).retry).toBe(false);
   });
 
   it("retries the fork-cleanup 500 up to its deadline, past the retry limit", () => {
@@ -134,5 +156,24 @@ describe("RetryBudget", () => {
     expect(b.take()).toBe(true);
     for (let i = 0; i < 10; i++) b.success();
     expect(b.remaining).toBe(2);
+    b.take();
+    b.take();
+    b.refillAll();
+    expect(b.remaining).toBe(2);
+  });
+
+  it("by default holds under a 35 % fault rate, and runs dry when failures outnumber successes", () => {
+    /** Attempts at a fault rate (a fixed pattern, no randomness); the refused retries. */
+    const run = (faultsPer20: number) => {
+      const b = new RetryBudget(DEFAULT_RETRY.budget, DEFAULT_RETRY.budgetRefill);
+      for (let i = 0; i < 20_000; i++) {
+        if (i % 20 < faultsPer20) b.take();
+        else b.success();
+      }
+      return b.denied;
+    };
+    expect(run(7)).toBe(0); // 35 %: 0.54 retries per success
+    expect(run(9)).toBe(0); // 45 %
+    expect(run(12)).toBeGreaterThan(0); // 60 %: trouble across the board
   });
 });

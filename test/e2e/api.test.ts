@@ -239,7 +239,7 @@ describe("phctl api", () => {
     });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe(
-      "phctl: GET /v1/licenses (licenses.list): 401 UNAUTHORIZED: invalid token\n",
+      "phctl: GET /v1/licenses (licenses.list): 401 UNAUTHORIZED: invalid token — the token was not accepted: set a valid one in PHCTL_TOKEN or pass --token-file FILE\n",
     );
     expect(wrong.stdout + wrong.stderr).not.toContain("e2e-wrong-token-0b7e4417");
   });

@@ -3,7 +3,7 @@
  * `npm run build` first). No server: validate never touches the network.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -150,5 +150,37 @@ describe("phctl schema", () => {
     expect(r.stderr).toBe(
       "phctl: no schema projct; expected one of manifest, config, organization, user, team, project (did you mean project?)\n",
     );
+  });
+});
+
+describe("phctl validate DIR with symbolic links", () => {
+  const org = "apiVersion: phctl/v1\nkind: Organization\nmetadata: { name: o }\n";
+
+  it("a dangling x.yaml is one line naming it, exit 1, no stack trace", async () => {
+    mkdirSync(join(tmp, "dangling"));
+    writeFileSync(join(tmp, "dangling/a.yaml"), org);
+    symlinkSync("missing.yaml", join(tmp, "dangling/x.yaml"));
+    const r = await phctl(["validate", "dangling"], tmp);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      "dangling/x.yaml:1:1 dangling symbolic link to dangling/missing.yaml: cannot read this manifest (fix the link or remove it)\n" +
+        "1 error, 0 warnings in 1 file\n",
+    );
+  });
+
+  it("a link leading outside the directory is not followed: a warning, exit 0", async () => {
+    mkdirSync(join(tmp, "linked/cfg"), { recursive: true });
+    mkdirSync(join(tmp, "linked/shared"));
+    writeFileSync(join(tmp, "linked/cfg/a.yaml"), org);
+    writeFileSync(join(tmp, "linked/shared/b.yaml"), "not: [a manifest");
+    symlinkSync("../shared", join(tmp, "linked/cfg/shared"));
+    const r = await phctl(["validate", "cfg"], join(tmp, "linked"));
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      "cfg/shared:1:1 warning: symbolic link to shared leads outside the config directory cfg; not followed (copy the files into the config directory, or pass the target as a path of its own)\n" +
+        "0 errors, 1 warning in 1 file\n",
+    );
+    expect(r.code).toBe(0);
   });
 });

@@ -20,7 +20,7 @@ import {
   staleObjects,
 } from "../../src/engine/guards.js";
 import { buildGraph } from "../../src/engine/graph.js";
-import { Journal, readJournal, resumeJobs, type JournalData } from "../../src/engine/journal.js";
+import { Journal, readJournal, settleJobs, type JournalData } from "../../src/engine/journal.js";
 import type { Action, Plan, PlanEntry } from "../../src/engine/plan.js";
 import { fingerprint } from "../../src/engine/planner.js";
 import { runPlanWithLive } from "../../src/engine/run-plan.js";
@@ -338,7 +338,7 @@ describe("resume", () => {
   });
   afterAll(async () => t.close());
 
-  it("waits on an interrupted run's jobs without sending them again; a failed one fails its entry once", async () => {
+  it("waits on an interrupted run's jobs without sending them again; a failed one is planned again", async () => {
     const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret, ...FAST });
     const yaml = ["cat", "dan"]
       .map(
@@ -374,13 +374,14 @@ describe("resume", () => {
     const journal = Journal.start(
       file,
       { createdAt: "", apiUrl: "test", organization: "acme", digest: "", targets: [] },
-      ["create user/cat", "create user/dan"],
+      { done: ["create user/cat", "create user/dan"] },
     );
     for (const j of inFlight) journal.record({ type: "job-waiting", ...j, resumed: false });
     const postsBefore = t.server.requestLog.filter((e) => e.method === "POST").length;
 
     const events: ApplyEvent[] = [];
-    const failures = await resumeJobs(api, journal, (e) => events.push(e));
+    const { failed: failures, open } = await settleJobs(api, journal, (e) => events.push(e));
+    expect(open).toEqual([]);
     expect(
       events
         .map((e) =>
@@ -401,7 +402,8 @@ describe("resume", () => {
     expect(failures.get("create user/cat/service/git")).toMatch(/the git host refused/);
     expect(readJournal(file)!.inFlight).toEqual([]);
 
-    // What is left is planned again; the failed job's entry fails at once, with no call.
+    // What is left is planned again: the failed job changed nothing, so its create is sent
+    // once more (a new request, not a re-send of one that may have landed).
     const { plan, live } = await runPlanWithLive({ api, state, apiUrl: "test" });
     expect(plan.entries.map((e) => `${e.action} ${e.key}`)).toEqual([
       "create user/cat/service/git",
@@ -413,11 +415,9 @@ describe("resume", () => {
       graph: planGraph(plan.entries),
       live,
       reporter: (e) => after.push(e),
-      preFailed: failures,
     });
-    expect(r.summary).toMatchObject({ done: 0, failed: 1 });
-    expect(after.filter((e) => e.type === "action-failed")).toHaveLength(1);
-    expect(t.server.requestLog.filter((e) => e.method === "POST")).toHaveLength(postsBefore);
+    expect(r.summary).toMatchObject({ done: 1, failed: 0 });
+    expect(t.server.requestLog.filter((e) => e.method === "POST")).toHaveLength(postsBefore + 1);
     await api.close();
   });
 });

@@ -129,6 +129,32 @@ describe("buildGraph", () => {
     ]);
   });
 
+  it("deletes by containment: repositories, mirrors and artifact repositories before their subgroups and group, deeper subgroups first", () => {
+    const g = planGraph([
+      entry("delete", "project/p/subgroup/docs", [], "Subgroup"),
+      entry("delete", "project/p/subgroup/docs/api", [], "Subgroup"),
+      entry("delete", "project/p/repo/docs/api/spec", [], "Repository"),
+      entry("delete", "project/p/repo/docs/guide", [], "Repository"),
+      entry("delete", "project/p/repo/top", [], "Repository"),
+      entry("delete", "project/p/mirror/ssh://git@h/x.git", [], "Mirror"),
+      entry("delete", "project/p/artifact/releases", [], "ArtifactRepo"),
+      entry("delete", "project/p/group", [], "GitGroup"),
+    ]);
+    expect(before(g, "project/p/repo/docs/api/spec", "project/p/subgroup/docs/api")).toBe(true);
+    expect(before(g, "project/p/repo/docs/api/spec", "project/p/subgroup/docs")).toBe(true);
+    expect(before(g, "project/p/repo/docs/guide", "project/p/subgroup/docs")).toBe(true);
+    expect(before(g, "project/p/subgroup/docs/api", "project/p/subgroup/docs")).toBe(true);
+    for (const k of [
+      "project/p/subgroup/docs",
+      "project/p/repo/top",
+      "project/p/mirror/ssh://git@h/x.git",
+      "project/p/artifact/releases",
+    ])
+      expect(before(g, k, "project/p/group")).toBe(true);
+    // A repository elsewhere does not wait for an unrelated subgroup.
+    expect(g.nodes.get("delete project/p/repo/top")!.deps).toEqual([]);
+  });
+
   it("removes from an authoritative list only after adding to it (an admin is replaced, never missing)", () => {
     const g = buildGraph([
       entry("delete", "project/p/access/admins/user/old", [], "ProjectAccess"),

@@ -39,7 +39,7 @@ const fileIn = () => join(mkdtempSync(join(tmpdir(), "phctl-journal-")), "journa
 describe("the apply journal", () => {
   it("appends one line per change and never rewrites what it wrote", () => {
     const file = fileIn();
-    const journal = Journal.start(file, plan, ["create user/old"]);
+    const journal = Journal.start(file, plan, { done: ["create user/old"] });
     const events = [
       waiting("user/a/service/git", "q1"),
       waiting("user/b/service/git", "q2"),
@@ -91,5 +91,74 @@ describe("the apply journal", () => {
     resumed.record(jobDone("user/a/service/git", "q1"));
     resumed.finish();
     expect(readJournal(file)).toMatchObject({ status: "finished", inFlight: [] });
+  });
+});
+
+describe("what a journal carries to the next run", () => {
+  const welcome = (u: string) => ({
+    key: `user/${u}/welcome`,
+    kind: "WelcomeMail",
+    action: "create" as const,
+    before: null,
+    after: { username: u },
+    changes: [],
+    reason: "test",
+    source: null,
+    dependsOn: [`user/${u}`],
+    destructive: false,
+  });
+
+  it("keeps a side effect owed until its action is done", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan, { sideEffects: [welcome("ann"), welcome("bob")] });
+    journal.record({
+      type: "action-done",
+      id: "create user/ann/welcome",
+      key: "user/ann/welcome",
+      kind: "WelcomeMail",
+      action: "create",
+      durationMs: 1,
+    });
+    journal.record({
+      type: "action-failed",
+      id: "create user/bob/welcome",
+      key: "user/bob/welcome",
+      kind: "WelcomeMail",
+      action: "create",
+      durationMs: 1,
+      message: "503",
+      code: "UNAVAILABLE",
+    });
+    journal.record({ type: "apply-done", summary: {} as never });
+    const data = readJournal(file)!;
+    expect(data.status).toBe("finished");
+    expect(data.owed.map((e) => e.key)).toEqual(["user/bob/welcome"]);
+  });
+
+  it("keeps a job in flight when its action failed without seeing the job end (a timeout)", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan, {
+      inFlight: [{ ...job("user/z/service/git", "q0"), since: "t" }],
+    });
+    journal.record(waiting("user/a/service/git", "q1"));
+    journal.record({
+      type: "action-failed",
+      ...target("user/a/service/git"),
+      durationMs: 1,
+      message: "entitlement job q1 still open after 1 s",
+      code: "JOB_TIMEOUT",
+    });
+    expect(
+      readJournal(file)!
+        .inFlight.map((j) => j.queueId)
+        .sort(),
+    ).toEqual(["q0", "q1"]);
+    journal.record({
+      type: "job-done",
+      ...job("user/a/service/git", "q1"),
+      ok: false,
+      message: "refused",
+    });
+    expect(readJournal(file)!.inFlight.map((j) => j.queueId)).toEqual(["q0"]);
   });
 });

@@ -46,6 +46,7 @@ function state(prune: Partial<PruneSettings> = {}, ignore: string[] = []): Desir
     config: {
       concurrency: 8,
       queueTimeout: 600_000,
+      outageTimeout: 120_000,
       maxRemovals: 0.25,
       prune: {
         groups: false,

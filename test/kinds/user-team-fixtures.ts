@@ -1,7 +1,7 @@
 /**
  * Shared by the User, UserService, Team and TeamMember tests: manifests from users.yaml, the
  * documents, one object's diff, and the helpers of test/helpers/kinds.ts bound to those four
- * kinds (creates and updates in table order, deletes in reverse).
+ * kinds and the welcome mail (creates and updates in table order, deletes in reverse).
  */
 import { diffObject } from "../../src/engine/diff.js";
 import type { PlanEntry } from "../../src/engine/plan.js";
@@ -10,12 +10,14 @@ import { teamKind } from "../../src/kinds/team.js";
 import { teamMemberKind } from "../../src/kinds/team-member.js";
 import { userKind } from "../../src/kinds/user.js";
 import { userServiceKind } from "../../src/kinds/user-service.js";
+import { welcomeKind } from "../../src/kinds/welcome.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { diffContext, indent, kindHarness, loadAs } from "../helpers/kinds.js";
 
 export const USER_TEAM_KINDS: readonly ResourceKind[] = [
   userKind,
   userServiceKind,
+  welcomeKind,
   teamKind,
   teamMemberKind,
 ];

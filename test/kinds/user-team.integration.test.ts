@@ -202,6 +202,7 @@ services:
       "create user/ada/service/irc",
       "create user/ada/service/servicedesk",
       "create user/ada/service/wiki",
+      "create user/ada/welcome",
       "create user/grace",
       "create user/grace/service/git",
     ]);

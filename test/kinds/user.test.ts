@@ -55,7 +55,6 @@ describe("User desired()", () => {
       organization: "acme",
       role: "projects-admin",
       status: "active",
-      sendWelcome: true,
     });
     expect(d.dependsOn).toEqual([]);
     expect(d.source).toMatchObject({ file: "users.yaml" });
@@ -64,7 +63,6 @@ describe("User desired()", () => {
   it("leaves displayName unmanaged when undeclared and depends on a declared organization", () => {
     const d = desiredOf(userKind, state, "user/asmith");
     expect(d.fields.displayName).toBeUndefined();
-    expect(d.fields.sendWelcome).toBeUndefined();
     expect(d.fields).toMatchObject({
       organization: "acme-partner",
       role: "member",
@@ -82,11 +80,12 @@ describe("User desired()", () => {
 describe("User diff", () => {
   const d = desiredOf(userKind, state, "user/jdoe");
 
-  it("creates a user absent live, carrying sendWelcome to create()", () => {
+  it("creates a user absent live; its welcome mail is not part of it (an action of its own)", () => {
     const [e, ...rest] = diff(userKind, d, undefined, state);
     expect(rest).toEqual([]);
     expect(e).toMatchObject({ action: "create", key: "user/jdoe", before: null });
-    expect(e.after).toMatchObject({ sendWelcome: true, externalEmail: "jane@example.org" });
+    expect(e.after).toMatchObject({ externalEmail: "jane@example.org" });
+    expect(e.after).not.toHaveProperty("sendWelcome");
   });
 
   it("plans nothing for a user in sync", () => {
@@ -147,7 +146,7 @@ describe("User properties", () => {
           status: fc.constantFrom("active", "inactive"),
         }),
         (fields) => {
-          const x = { ...d, fields: { ...fields, sendWelcome: undefined } };
+          const x = { ...d, fields };
           expect(diff(userKind, x, liveOf(x), state)).toEqual([]);
         },
       ),

@@ -30,6 +30,7 @@ describe("the examples", () => {
       organization: "acme",
       concurrency: 8,
       queueTimeout: 600_000,
+      outageTimeout: 120_000,
     });
     expect(s.config.maxRemovals).toBe(0.25);
     expect(s.organizations.map((o) => o.key)).toEqual(["organization/linaro-partner"]);

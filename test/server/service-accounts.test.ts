@@ -4,7 +4,7 @@ import { startServer, type TestServer } from "../helpers/server.js";
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startServer({ queueDelayMs: 2000 });
+  t = await startServer({ queueDelayMs: 5000 });
   seed(t.server.ctx, {
     organizations: [
       { name: "no-personal", parent: "acme", allowPersonalProjects: false },
@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /**
- * Jobs stay open for 2 s, so a test can see the open state even on a loaded machine; then
+ * Jobs stay open for 5 s, so a test can see the open state even on a loaded machine; then
  * run them at once (the same effect the worker applies) and read the final status.
  */
 function settle(statusPath: string) {
@@ -235,5 +235,56 @@ describe("per service", () => {
     expect(r.status).toBe(200);
     expect(r.body.status.message).toBe("git account of bob removed");
     expect((await t.call("GET", "/v1/users/bob/services")).body.data.git).toBeNull();
+  });
+});
+
+describe("a second create while the first is queued", () => {
+  const createJobs = (username: string, service: string) =>
+    t.server.ctx.db.all<{ id: string }>(
+      `SELECT id FROM jobs WHERE action = 'account.create'
+       AND json_extract(payload, '$.username') = ? AND json_extract(payload, '$.service') = ?`,
+      username,
+      service,
+    );
+
+  it("is 409 naming the open job, instead of a second job that would fail", async () => {
+    const first = await t.call("POST", "/v1/users/alice/wiki", { as: "users", body: {} });
+    expect(first.status).toBe(201);
+    const second = await t.call("POST", "/v1/users/alice/wiki", { as: "users", body: {} });
+    expect(second.status).toBe(409);
+    expect(second.body.status.message).toBe(
+      `creating the wiki account of alice is already queued (${first.body.queueid})`,
+    );
+    expect(createJobs("alice", "wiki")).toEqual([{ id: first.body.queueid }]);
+    // another service of the user, and the same service of another user, are not held up
+    const servicedesk = await t.call("POST", "/v1/users/alice/servicedesk", { body: {} });
+    expect(servicedesk.status).toBe(201);
+    const bob = await t.call("POST", "/v1/users/bob/wiki", { body: {} });
+    expect(bob.status).toBe(201);
+
+    expect((await settle(statusPath(first.body.queueid))).status).toBe("completed");
+    expect((await t.call("GET", "/v1/users/alice/wiki")).status).toBe(200);
+    // once the job has run, the account exists: the usual 409
+    const after = await t.call("POST", "/v1/users/alice/wiki", { body: {} });
+    expect(after.status).toBe(409);
+    expect(after.body.status.message).toBe("user alice already has a wiki account");
+  });
+
+  it("a failed job holds nothing up: the create can be asked for again", async () => {
+    t.server.ctx.queue.failNext({ queue: "entitlement", message: "wiki unreachable" });
+    expect((await createAndWait("carol", "irc")).status).toBe("failed");
+    const again = await t.call("POST", "/v1/users/carol/irc", { body: {} });
+    expect(again.status).toBe(201);
+    expect((await settle(statusPath(again.body.queueid))).status).toBe("completed");
+  });
+
+  it("updates are not refused: each is a change of its own, applied in order", async () => {
+    const one = await t.call("PUT", "/v1/users/carol/irc", { body: { status: "inactive" } });
+    const two = await t.call("PUT", "/v1/users/carol/irc", { body: { status: "active" } });
+    expect([one.status, two.status]).toEqual([201, 201]);
+    t.server.ctx.queue.drain();
+    expect((await t.waitJob(statusPath(one.body.queueid))).status).toBe("completed");
+    expect((await t.waitJob(statusPath(two.body.queueid))).status).toBe("completed");
+    expect((await t.call("GET", "/v1/users/carol/irc")).body.data.status).toBe("active");
   });
 });

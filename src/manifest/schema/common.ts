@@ -136,6 +136,7 @@ export const DEFAULTS = {
   config: {
     concurrency: 8,
     queueTimeout: "10m",
+    outageTimeout: "2m",
     maxRemovals: "25%",
     prune: false,
   },

@@ -32,6 +32,23 @@ export const ConfigDocument = Strict(
         default: DEFAULTS.config.queueTimeout,
       }),
     ),
+    outageTimeout: Type.Optional(
+      Type.String({
+        pattern: Patterns.duration,
+        patternErrorMessage: "must be a duration such as 90s, 2m or 1h",
+        default: DEFAULTS.config.outageTimeout,
+        description:
+          "how long apply waits out a service that stopped answering (5xx, 429 or no answer across the board) before it stops with a summary; --outage-timeout wins",
+      }),
+    ),
+    journal: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "the apply journal (JSON Lines), relative to this file's directory; keep it between CI runs so that phctl knows the queued jobs and welcome mails of earlier applies; --journal wins (default .phctl/journal.jsonl in the working directory)",
+        examples: [".phctl/journal.jsonl"],
+      }),
+    ),
     maxRemovals: Type.Optional(
       Type.Union(
         [

@@ -2,7 +2,8 @@
  * A user's accounts on the six services (git, artifactservice, servicedesk, email, irc,
  * wiki). Creates and updates are checked at once (user, existing account, personal project
  * limit) and applied by an entitlement job, so a read shows them only after the job
- * completed. Deletes are immediate; a retention email account cannot be deleted.
+ * completed; a second create while the first is queued is a 409 naming its job. Deletes are
+ * immediate; a retention email account cannot be deleted.
  */
 import type { UserService } from "../../../api/schemas.js";
 import { defineHandlers, ok, statusOnly, type Caller, type ServerContext } from "../../context.js";
@@ -10,6 +11,7 @@ import { conflict, forbidden, notFound, ruleViolated } from "../../errors.js";
 import { accepted, JobFailure, type JobEffect } from "../../queue.js";
 import { isoNow } from "../../store/db.js";
 import type { OrgRow } from "../../store/lookups.js";
+import { pendingJob } from "../projects/access.js";
 import { ACCOUNT_VIEW, accountRecord, type AccountView, type UserView } from "./records.js";
 import { requireUserView } from "./users.js";
 
@@ -81,10 +83,21 @@ function create(
   if (findAccount(ctx, u.id, service)) {
     throw conflict(`user ${username} already has a ${service} account`);
   }
+  // A second job would only fail ("already has a … account") once the first has run.
+  const key = `user:${u.username}:${service}`;
+  const open = pendingJob(ctx, "account.create", key);
+  if (open) {
+    throw conflict(`creating the ${service} account of ${u.username} is already queued (${open})`);
+  }
   const f = defined(fields(u));
   checkPersonalProjects(ctx, u, f.personalProjectLimit);
   const payload: AccountPayload = { ...f, userId: u.id, username: u.username, service };
-  const id = ctx.queue.enqueue("entitlement", "account.create", { ...payload }, caller.parentOrgId);
+  const id = ctx.queue.enqueue(
+    "entitlement",
+    "account.create",
+    { key, ...payload },
+    caller.parentOrgId,
+  );
   return accepted(id, `creation of the ${service} account of ${u.username} queued`);
 }
 

@@ -1,0 +1,255 @@
+/**
+ * The outage gate: one per client, shared by every call. A circuit breaker that waits
+ * instead of failing. Every attempt's outcome is either trouble (no answer at all,
+ * 500/502/503/504, 429) or an answer (2xx, any other 4xx). When trouble is across the
+ * board the gate CLOSES: no attempt is sent, callers wait before their attempt (holding no
+ * concurrency slot), and one probe at a time (`GET /v1/organization/list`, authenticated)
+ * checks with exponential backoff and jitter whether the service answers again. The first
+ * answer OPENS the gate and releases every waiter; the concurrency limit spreads them.
+ * After `timeoutMs` closed, the client gives up for good: every waiting and later call
+ * rejects at once with `OutageError`.
+ */
+import { codeOfStatus, OutageError } from "./errors.js";
+import { isForkCleanup, parseRetryAfter, type RetryClass } from "./retry.js";
+import type { WireOutcome } from "./transport.js";
+
+/**
+ * Consecutive trouble outcomes, client-wide with no answer in between, that close the gate.
+ * Under a random fault rate p, a run of K troubles starts at a given attempt with odds
+ * (1-p)·p^K: at p = 35 % and K = 10 that is 1.8e-5, about one false close per 55,000
+ * attempts, which a probe undoes within a few hundred ms. In a real outage the 10 come in
+ * milliseconds with 8 calls in flight, and a lone caller reaches them before its retry
+ * limit (10 retries = 11 attempts), so it waits at the gate instead of failing.
+ */
+export const OUTAGE_THRESHOLD = 10;
+/** First wait before a probe, ms; doubles per probe up to `PROBE_MAX_MS`. */
+export const PROBE_START_MS = 250;
+export const PROBE_MAX_MS = 5_000;
+
+/** What the gate tells the client's observer (see `ClientEvent`). */
+export type OutageEvent =
+  | { type: "outage-start"; reason: string; trigger: string; timeoutMs: number }
+  | { type: "outage-end"; pausedMs: number; probes: number }
+  | { type: "outage-timeout"; pausedMs: number; probes: number; reason: string };
+
+/** The parts a gate needs: the probe it sends and who hears about it. */
+export interface OutageGateOptions {
+  /** Origin of the administration API (named in `OutageError`). */
+  origin: string;
+  /** Give up after the gate has been closed this long, ms. */
+  timeoutMs: number;
+  /** Send one probe (GET of the organization list) and report what happened. */
+  probe: () => Promise<WireOutcome>;
+  random: () => number;
+  onEvent?: (e: OutageEvent) => void;
+  /** The gate opened again (refill the retry budget). */
+  onOpen?: () => void;
+  /** An outage ended or timed out after `pausedMs` closed and `probes` probes (metrics). */
+  onPaused?: (pausedMs: number, probes: number) => void;
+}
+
+const TROUBLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** Trouble as a few words (`503 UNAVAILABLE`), or undefined when the service answered. */
+export function troubleOf(outcome: WireOutcome, cls?: RetryClass): string | undefined {
+  if (outcome.kind === "failure") {
+    if (outcome.timeout) return "no answer in time (timeout)";
+    const what: Record<string, string> = {
+      ECONNREFUSED: "connection refused",
+      ECONNRESET: "connection reset",
+      UND_ERR_SOCKET: "connection closed",
+      ENOTFOUND: "host not found",
+    };
+    return `${what[outcome.code] ?? "connection failed"} (${outcome.code})`;
+  }
+  const s = outcome.status;
+  if (!TROUBLE_STATUSES.has(s) || (cls && isForkCleanup(cls, outcome))) return undefined;
+  return `${s} ${codeOfStatus(s)}`;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/** The gate itself; `request()` asks `pass()` before every attempt and `record()`s after. */
+export class OutageGate {
+  #state: "open" | "closed" | "gave-up" = "open";
+  #epoch = 0;
+  #run = 0;
+  #closedAt = 0;
+  #probes = 0;
+  #last = "";
+  #error: OutageError | undefined;
+  #deadline: NodeJS.Timeout | undefined;
+  #nextProbe: NodeJS.Timeout | undefined;
+  readonly #waiters = new Set<Waiter>();
+
+  constructor(private readonly o: OutageGateOptions) {}
+
+  /** True while attempts may be sent. */
+  get isOpen(): boolean {
+    return this.#state === "open";
+  }
+
+  /** Bumped each time the gate closes: an attempt sent in an older epoch met an outage. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** The error every call gets once the client has given up; undefined until then. */
+  get error(): OutageError | undefined {
+    return this.#error;
+  }
+
+  /** Wait until attempts may be sent; resolves to the ms paused. Rejects once given up. */
+  async pass(signal?: AbortSignal): Promise<number> {
+    if (this.#error) throw this.#error;
+    if (this.#state === "open") return 0;
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = () => {
+        this.#waiters.delete(w);
+        this.#hold();
+        reject(signal!.reason as Error);
+      };
+      const w: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        reject: (e) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(e);
+        },
+      };
+      this.#waiters.add(w);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#hold();
+    });
+    return performance.now() - t0;
+  }
+
+  /** Count an attempt's outcome; returns its trouble, or undefined when it was an answer. */
+  record(outcome: WireOutcome, cls?: RetryClass): string | undefined {
+    const trouble = troubleOf(outcome, cls);
+    if (this.#state === "gave-up") return trouble;
+    if (trouble === undefined) {
+      this.#run = 0;
+      if (this.#state === "closed") this.#open();
+      return undefined;
+    }
+    this.#last = trouble;
+    if (this.#state === "open" && ++this.#run >= OUTAGE_THRESHOLD)
+      this.close(`${OUTAGE_THRESHOLD} requests in a row got no answer`);
+    return trouble;
+  }
+
+  /** Close the gate (no-op unless open): trouble is across the board. */
+  close(trigger: string): void {
+    if (this.#state !== "open") return;
+    this.#state = "closed";
+    this.#epoch++;
+    this.#run = 0;
+    this.#probes = 0;
+    this.#closedAt = performance.now();
+    this.o.onEvent?.({
+      type: "outage-start",
+      reason: this.#last || trigger,
+      trigger,
+      timeoutMs: this.o.timeoutMs,
+    });
+    this.#deadline = setTimeout(() => this.#giveUp(true), this.o.timeoutMs);
+    this.#scheduleProbe(0);
+  }
+
+  /** Stop probing and fail the waiters, if any (the client is closing). */
+  dispose(): void {
+    this.#giveUp(false);
+  }
+
+  #scheduleProbe(retryAfterMs: number): void {
+    const ceiling = Math.min(PROBE_MAX_MS, PROBE_START_MS * 2 ** this.#probes);
+    // Equal jitter: never sooner than half the step, so probes stay spaced out.
+    const delay = Math.max(retryAfterMs, ceiling / 2 + this.o.random() * (ceiling / 2));
+    this.#nextProbe = setTimeout(() => void this.#probe(), delay);
+    this.#hold();
+  }
+
+  async #probe(): Promise<void> {
+    const epoch = this.#epoch;
+    if (this.#state !== "closed") return;
+    this.#probes++;
+    let outcome: WireOutcome;
+    try {
+      outcome = await this.o.probe();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      outcome = {
+        kind: "failure",
+        sent: false,
+        timeout: false,
+        code: typeof code === "string" ? code : "UNKNOWN",
+        message: String(e),
+      };
+    }
+    if (this.#state !== "closed" || this.#epoch !== epoch) return;
+    if (this.record(outcome) === undefined) return; // record() opened the gate
+    const after = outcome.kind === "response" ? parseRetryAfter(outcome.headers["retry-after"]) : 0;
+    this.#scheduleProbe(after ?? 0);
+  }
+
+  #open(): void {
+    const pausedMs = Math.round(performance.now() - this.#closedAt);
+    this.#state = "open";
+    this.#clearTimers();
+    this.o.onOpen?.();
+    this.o.onPaused?.(pausedMs, this.#probes);
+    this.o.onEvent?.({ type: "outage-end", pausedMs, probes: this.#probes });
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const w of waiters) w.resolve();
+  }
+
+  /** The outage deadline passed (`timedOut`), or the client is closing during an outage. */
+  #giveUp(timedOut: boolean): void {
+    if (this.#state !== "closed") return;
+    const pausedMs = Math.round(performance.now() - this.#closedAt);
+    this.#state = "gave-up";
+    this.#clearTimers();
+    this.#error = new OutageError({
+      origin: this.o.origin,
+      unavailableMs: pausedMs,
+      lastTrouble: this.#last || "no answer",
+    });
+    this.o.onPaused?.(pausedMs, this.#probes);
+    if (timedOut)
+      this.o.onEvent?.({
+        type: "outage-timeout",
+        pausedMs,
+        probes: this.#probes,
+        reason: this.#last,
+      });
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const w of waiters) w.reject(this.#error);
+  }
+
+  /** Timers keep the process alive only while someone waits at the gate. */
+  #hold(): void {
+    for (const t of [this.#deadline, this.#nextProbe]) {
+      if (this.#waiters.size > 0) t?.ref();
+      else t?.unref();
+    }
+  }
+
+  #clearTimers(): void {
+    clearTimeout(this.#deadline);
+    clearTimeout(this.#nextProbe);
+    this.#deadline = this.#nextProbe = undefined;
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The body of `phctl apply` once the manifests are loaded and the client connected:
+ *
+ * 1. take the lock beside the journal (a second apply refuses, naming the holder);
+ * 2. wait on the queued jobs earlier runs left open (never sending them again) and learn the
+ *    side effects (welcome mails) they owe;
+ * 3. plan — fresh, or re-check the saved plan against live state — with those facts;
+ * 4. the safety rails, the plan shown, the confirmation;
+ * 5. the walk, every event journaled; it stops starting actions when the service stays away
+ *    past the outage timeout or the journal cannot be written, and ends with a summary.
+ */
+import type { ApiClient } from "../api/client.js";
+import { userError, PhctlError } from "../errors.js";
+import { applyFailed, planGraph, runApply } from "../engine/apply.js";
+import type { ApplyEvent, ApplyReporter } from "../engine/apply-events.js";
+import { checkRails } from "../engine/guards.js";
+import { isExecutable, nodeId } from "../engine/graph.js";
+import { Journal, planDigest, settleJobs, type InFlightJob } from "../engine/journal.js";
+import { acquireLock } from "../engine/lock.js";
+import type { Plan, PlanEntry } from "../engine/plan.js";
+import { runPlanWithLive } from "../engine/run-plan.js";
+import { scopeState } from "../engine/verify.js";
+import { kinds } from "../kinds/index.js";
+import type { LiveObject } from "../kinds/kind.js";
+import type { DesiredState, Diagnostic } from "../manifest/types.js";
+import type { HumanReporter } from "../render/progress.js";
+import type { Style } from "../render/style.js";
+import { renderText } from "../render/text.js";
+import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
+import type { SavedPlanRun } from "./saved-plan.js";
+
+export interface ApplyFlags {
+  autoApprove?: boolean;
+  allowDelete?: boolean;
+  allowMassRemoval?: boolean;
+  allowNoAdmin?: boolean;
+  concurrency?: string;
+  target: string[];
+  resume?: boolean;
+  journal?: string;
+  outageTimeout?: string;
+}
+
+export interface ExecuteOptions {
+  flags: ApplyFlags;
+  api: ApiClient;
+  apiUrl: string;
+  state: DesiredState;
+  diagnostics: Diagnostic[];
+  saved: SavedPlanRun | undefined;
+  json: boolean;
+  style: Style;
+  verbose: boolean;
+  ui: ApplyReporter;
+  human: HumanReporter;
+  out: (s: string) => void;
+  /** Ask (or not) before applying; false cancels. `reviewed`: a saved plan. */
+  confirm: (reviewed: boolean) => Promise<boolean>;
+}
+
+const SIDE_EFFECT_KINDS = kinds.filter((k) => k.sideEffect);
+
+/**
+ * The side effects a run's journal keeps owed until done: those of its plan, and those
+ * earlier runs owe that this plan does not carry (a --target elsewhere) while the manifests
+ * still ask for them.
+ */
+function sideEffectsOf(
+  entries: readonly PlanEntry[],
+  owed: readonly PlanEntry[],
+  state: DesiredState,
+): PlanEntry[] {
+  const names = new Set(SIDE_EFFECT_KINDS.map((k) => k.kind));
+  const mine = entries.filter((e) => names.has(e.kind) && isExecutable(e));
+  const planned = new Set(mine.map((e) => e.key));
+  const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
+  return [...mine, ...owed.filter((e) => !planned.has(e.key) && wanted.has(e.key))];
+}
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export async function execute(x: ExecuteOptions): Promise<void> {
+  const { flags: o, state, json } = x;
+  const note = (s: string) => {
+    if (!json) process.stderr.write(`phctl: ${s}\n`);
+  };
+  const file = journalFileOf(o.journal, state);
+  const lock = acquireLock(file, `phctl apply (pid ${process.pid})`);
+  if (lock.tookOverFrom)
+    note(
+      `took over the lock ${lock.file} of pid ${lock.tookOverFrom.pid} (started ${lock.tookOverFrom.startedAt}), which is no longer running`,
+    );
+  try {
+    await run(x, file, note);
+  } finally {
+    lock.release();
+  }
+}
+
+async function run(x: ExecuteOptions, file: string, note: (s: string) => void): Promise<void> {
+  const { flags: o, api, apiUrl, state, ui, out, json, saved } = x;
+  // 1. What earlier runs left: open jobs (waited on, never re-sent), owed side effects.
+  const previous = journalOf(file, apiUrl);
+  let open: InFlightJob[] = [];
+  if (previous && previous.inFlight.length > 0) {
+    const n = previous.inFlight.length;
+    note(
+      `waiting on ${plural(n, "queued job")} an earlier apply left open (${file}); none is sent again`,
+    );
+    open = (await settleJobs(api, new Journal(file, previous), ui)).open;
+    if (open.length > 0)
+      note(
+        `${plural(open.length, "queued job")} of an earlier apply ${open.length === 1 ? "is" : "are"} still open: ${open
+          .slice(0, 5)
+          .map((j) => `${j.queueId} (${j.action} ${j.key})`)
+          .join(", ")}; their entries are held back and the next apply waits on them again`,
+      );
+  }
+  const facts = factsOf(previous);
+  const interrupted = o.resume && previous?.status === "running" ? previous : undefined;
+  if (o.resume && !interrupted) note("no interrupted apply to resume; applying afresh");
+  if (interrupted)
+    note(
+      `resuming the apply interrupted at ${interrupted.updatedAt}: ${plural(interrupted.done.length, "action")} done`,
+    );
+  const carried = interrupted?.done ?? [];
+  const targets = o.target.length > 0 ? o.target : (interrupted?.plan.targets ?? []);
+
+  // 2. The plan: fresh, or the saved one re-checked against the objects it touches.
+  const fresh = (t: readonly string[]) =>
+    runPlanWithLive({
+      api,
+      state,
+      apiUrl,
+      diagnostics: x.diagnostics,
+      facts,
+      ...(t.length > 0 ? { targets: t } : {}),
+    });
+  let plan: Plan;
+  let live: Map<string, LiveObject>;
+  if (saved && !interrupted) {
+    const now = await saved.recheck(apiUrl, fresh, facts.owed);
+    plan = now.plan;
+    live = now.live;
+  } else {
+    const keys = saved ? [...new Set(saved.plan.entries.map((e) => e.key))] : targets;
+    const now = await fresh(keys);
+    plan = now.plan;
+    live = now.live;
+  }
+  for (const w of plan.warnings) if (w.key?.endsWith("/welcome")) note(w.message);
+  const done = new Set(carried);
+  const entries = plan.entries.filter((e) => !isExecutable(e) || !done.has(nodeId(e)));
+  const alreadyDone = plan.entries.length - entries.length;
+
+  // 3. Safety rails, then the DAG (a cycle is an error before anything is sent).
+  const refusals = checkRails(entries, live, state, {
+    allowDelete: o.allowDelete === true,
+    allowMassRemoval: o.allowMassRemoval === true,
+    allowNoAdmin: o.allowNoAdmin === true,
+    maxRemovals: state.config.maxRemovals,
+  });
+  if (refusals.length > 0)
+    throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
+  const graph = planGraph(entries);
+  const notSent = entries.filter((e) => !isExecutable(e));
+  x.human.notSent = notSent;
+
+  if (graph.nodes.size === 0) {
+    if (interrupted) new Journal(file, interrupted).finish();
+    if (entries.length === 0) {
+      out(
+        json
+          ? `${JSON.stringify({ event: "plan", changes: 0 })}\n`
+          : previous && previous.inFlight.length > 0 && open.length === 0
+            ? `No changes left: the ${plural(previous.inFlight.length, "queued job")} of the earlier apply completed. Live state matches the manifests.\n`
+            : "No changes. Live state matches the manifests.\n",
+      );
+      return;
+    }
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary })}\n`);
+    else {
+      out(renderText({ ...plan, entries }, { style: x.style, verbose: x.verbose }));
+      out(
+        `\nNothing to apply: ${notSent.length} ticket and blocked entries are not API operations (listed above; never sent).\n`,
+      );
+    }
+    return;
+  }
+
+  // 4. Show the plan; ask on a terminal, unless approved (or a reviewed saved plan).
+  if (json)
+    out(
+      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
+    );
+  else out(renderText({ ...plan, entries }, { style: x.style, verbose: x.verbose }));
+  if (!(await x.confirm(saved !== undefined && !interrupted))) {
+    process.stderr.write("Apply cancelled: nothing was changed.\n");
+    process.exitCode = 1;
+    return;
+  }
+  if (!json) out("\n");
+
+  // 5. Apply, journaling every event; the summary comes from the reporter.
+  const held = new Map<string, string>();
+  for (const j of open)
+    held.set(
+      nodeId({ action: j.action, key: j.key }),
+      `its queued job ${j.queueId} from an earlier apply is still open; the next apply waits on it again (nothing was sent)`,
+    );
+  const journal = Journal.start(file, identity(plan, targets, saved?.file), {
+    done: carried,
+    sideEffects: sideEffectsOf(entries, previous?.owed ?? [], state),
+    inFlight: open,
+  });
+  let journalError: PhctlError | undefined;
+  const reporter = (e: ApplyEvent) => {
+    if (!journalError)
+      try {
+        journal.record(e);
+      } catch (err) {
+        journalError =
+          err instanceof PhctlError ? err : new PhctlError("WRITE_FAILED", String(err));
+      }
+    ui(e);
+  };
+  const result = await runApply({
+    api,
+    entries,
+    graph,
+    live,
+    reporter,
+    alreadyDone,
+    preFailed: held,
+    verify: { state, apiUrl },
+    halted: () => {
+      if (journalError)
+        return `${journalError.message}; stopped starting actions so that nothing is sent that the journal cannot record — free the space (or fix the permissions) and run phctl apply again: it waits on the jobs recorded so far`;
+      const outage = api.outage;
+      return outage ? outage.message : undefined;
+    },
+    recheck: async (entry: PlanEntry) => {
+      const again = await runPlanWithLive({
+        api,
+        state: scopeState(state, [entry.key]),
+        apiUrl,
+        facts,
+        targets: [entry.key],
+      });
+      const left = again.plan.entries.find((e) => e.key === entry.key && isExecutable(e));
+      if (!left) return undefined;
+      const l = again.live.get(entry.key);
+      return { entry: left, ...(l ? { live: l } : {}) };
+    },
+  });
+  if (applyFailed(result.summary)) process.exitCode = 1;
+  if (journalError && !json)
+    process.stderr.write(
+      `phctl: ${journalError.message}: the apply stopped after ${result.summary.done} actions; free the space (or fix the permissions) and run phctl apply again\n`,
+    );
+  if (result.summary.stopped !== undefined && !journalError)
+    throw userError(
+      "STOPPED",
+      `the apply stopped: ${result.summary.stopped}; ${result.summary.done} actions were done and are recorded in ${file}. Run phctl apply again once the service answers: it waits on the queued jobs recorded there and sends nothing twice`,
+    );
+}
+
+/** What the journal records of the plan being applied. */
+function identity(plan: Plan, targets: readonly string[], savedFile: string | undefined) {
+  return {
+    createdAt: plan.createdAt,
+    apiUrl: plan.apiUrl,
+    organization: plan.organization,
+    digest: planDigest(plan.entries),
+    // What a resumed run re-plans: the saved plan's keys, or the --target keys.
+    targets: savedFile ? [...new Set(plan.entries.map((e) => e.key))] : [...targets],
+    ...(savedFile ? { savedPlan: savedFile } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Where an apply's journal lives and what it tells the next run: `--journal` (relative to
+ * the working directory), else `journal:` in phctl.yaml (relative to phctl.yaml's
+ * directory), else `.phctl/journal.jsonl` in the working directory. CI keeps it between
+ * runs (a cache or artifact) so that phctl knows the queued jobs and welcome mails of
+ * earlier applies; without it, phctl says what it cannot know.
+ */
+import { dirname, resolve } from "node:path";
+import { readJournal, type JournalData } from "../engine/journal.js";
+import { NO_JOURNAL, type JournalFacts } from "../engine/read-context.js";
+import type { DesiredState } from "../manifest/types.js";
+
+export function journalFileOf(
+  flag: string | undefined,
+  state: DesiredState,
+  cwd: string = process.cwd(),
+): string {
+  if (flag) return resolve(cwd, flag);
+  const { journal, source } = state.config;
+  if (journal) return resolve(cwd, source ? dirname(source.file) : ".", journal);
+  return resolve(cwd, ".phctl", "journal.jsonl");
+}
+
+/** The journal of `apiUrl` in `file`, if there is one (a journal of another service is none). */
+export function journalOf(file: string, apiUrl: string): JournalData | undefined {
+  const j = readJournal(file);
+  return j && j.plan.apiUrl === apiUrl ? j : undefined;
+}
+
+/** What a plan learns from a journal: the side effects it owes, and that it exists at all. */
+export function factsOf(journal: JournalData | undefined): JournalFacts {
+  if (!journal) return NO_JOURNAL;
+  return { owed: new Set(journal.owed.map((e) => e.key)), known: true };
+}

@@ -1,0 +1,97 @@
+/**
+ * WelcomeMail: the welcome mail of a declared user with `sendWelcome: true`
+ * (`user/<username>/welcome`), a side effect of its own in the plan, the DAG and the
+ * journal, after the user's create. It is a separate action so that a crash or a failed
+ * send (a 503 on send_welcome) after the user exists is never lost: the journal keeps it
+ * "owed" until it is done, and every later plan carries it again.
+ *
+ * The API cannot tell whether a welcome was sent, so the live side is inferred: a user that
+ * exists live has had its welcome, unless the journal says it is owed. Without any journal
+ * (a fresh CI workspace) phctl cannot know about a user an interrupted run created: such
+ * users — created recently and never signed in — are named in a plan warning with the
+ * command that sends the mail (`welcomeWarnings`).
+ *
+ * Reads: none of its own (the user list, shared with the User kind).
+ */
+import { AmbiguousRequestError } from "../api/errors.js";
+import type { PlanWarning } from "../engine/plan.js";
+import type { ReadContext } from "../engine/read-context.js";
+import { readUsers, type LiveUser } from "../engine/readers.js";
+import { userKey } from "../manifest/keys.js";
+import type { DesiredState } from "../manifest/types.js";
+import { defineKind } from "./kind.js";
+
+export interface WelcomeFields {
+  username: string;
+  [k: string]: unknown;
+}
+
+export const welcomeKey = (username: string) => `${userKey(username)}/welcome`;
+
+/** How recent a user must be for phctl to doubt its welcome when no journal says (24 h). */
+export const WELCOME_DOUBT_MS = 24 * 3_600_000;
+
+const declaredWelcomes = (state: DesiredState) => state.users.filter((u) => u.sendWelcome);
+
+export const welcomeKind = defineKind<WelcomeFields>({
+  kind: "WelcomeMail",
+  ownership: { mode: "ignored" },
+  immutable: {},
+  destructiveDelete: false,
+  sideEffect: true,
+  desired: (state) =>
+    declaredWelcomes(state).map((u) => ({
+      key: welcomeKey(u.username),
+      fields: { username: u.username },
+      source: u.source,
+      dependsOn: [u.key],
+      protect: u.protect,
+    })),
+  read: async (ctx, state) => {
+    const wanted = declaredWelcomes(state);
+    if (wanted.length === 0) return [];
+    const live = new Set((await readUsers(ctx)).map((u) => u.username));
+    return wanted
+      .filter((u) => live.has(u.username) && !ctx.facts.owed.has(welcomeKey(u.username)))
+      .map((u) => ({ key: welcomeKey(u.username), fields: { username: u.username }, ids: {} }));
+  },
+  create: async (api, entry) => {
+    const username = String(entry.after?.username);
+    // The one write phctl sends again after a lost answer: it cannot be confirmed by
+    // reading, and a second mail is harmless where a lost one locks the user out.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await api.call("users.sendWelcome", { params: { username } });
+        return;
+      } catch (e) {
+        if (!(e instanceof AmbiguousRequestError) || attempt >= 3) throw e;
+      }
+    }
+  },
+});
+
+/**
+ * Users whose welcome phctl cannot know about: no journal of this service, the user
+ * declared with sendWelcome, created within WELCOME_DOUBT_MS and never signed in.
+ */
+export async function welcomeWarnings(
+  ctx: ReadContext,
+  state: DesiredState,
+  now: number = Date.now(),
+): Promise<PlanWarning[]> {
+  if (ctx.facts.known) return [];
+  const wanted = declaredWelcomes(state);
+  if (wanted.length === 0) return [];
+  const live = new Map<string, LiveUser>((await readUsers(ctx)).map((u) => [u.username, u]));
+  const doubtful = wanted.filter((u) => {
+    const l = live.get(u.username);
+    if (!l || l.dateLastAccessed) return false;
+    const created = Date.parse(l.dateCreated);
+    return Number.isFinite(created) && now - created < WELCOME_DOUBT_MS;
+  });
+  return doubtful.map((u) => ({
+    key: welcomeKey(u.username),
+    source: { file: u.source.file, line: u.source.line, column: u.source.column },
+    message: `cannot know whether user ${u.username} got its welcome mail: it was created ${live.get(u.username)!.dateCreated}, has never signed in, and there is no journal of the apply that created it; if it got none, send it with: phctl api POST /v1/users/${u.username}/send_welcome (keep the journal between runs — journal: in phctl.yaml or --journal — so phctl knows)`,
+  }));
+}
