@@ -167,7 +167,14 @@ export function exportCallsMin(c: Parameters<typeof callsMin>[0]): number {
   return callsMin(c) - 1;
 }
 
-export function generate(shape: Shape): Organization {
+/** Options of `generate()`; the benchmark's organizations use none. */
+export interface GenerateOptions {
+  /** Declare every user with `sendWelcome: true` (bench/crash.ts); the seed is unchanged. */
+  sendWelcome?: boolean;
+}
+
+export function generate(shape: Shape, options: GenerateOptions = {}): Organization {
+  const welcome = options.sendWelcome ? "  sendWelcome: true\n" : "";
   const users: SeedUser[] = [];
   const userDocs: string[] = [];
   for (let i = 0; i < shape.users; i++) {
@@ -180,7 +187,7 @@ export function generate(shape: Shape): Organization {
       services: { git: { status: "active" } },
     });
     userDocs.push(
-      `apiVersion: phctl/v1\nkind: User\nmetadata: { name: ${u} }\nspec:\n  firstName: F${i}\n  lastName: L${i}\n  externalEmail: ${u}@example.org\n  services:\n    git: { status: active }\n`,
+      `apiVersion: phctl/v1\nkind: User\nmetadata: { name: ${u} }\nspec:\n  firstName: F${i}\n  lastName: L${i}\n  externalEmail: ${u}@example.org\n${welcome}  services:\n    git: { status: active }\n`,
     );
   }
 

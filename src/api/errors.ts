@@ -173,7 +173,7 @@ export class JobTimeoutError extends PhctlError {
   ) {
     super(
       "JOB_TIMEOUT",
-      `${queue} job ${queueid} still ${lastStatus} after ${Math.round(timeoutMs / 1000)} s; it may still complete — run again to check`,
+      `${queue} job ${queueid} still ${lastStatus} after ${Math.round(timeoutMs / 1000)} s; it may still complete — the journal keeps it, and the next phctl apply waits on it instead of sending it again (raise queueTimeout in phctl.yaml to wait longer)`,
     );
     this.name = "JobTimeoutError";
   }

@@ -148,6 +148,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     live = now.live;
   }
   for (const w of plan.warnings) if (w.key?.endsWith("/welcome")) note(w.message);
+  // A mail cannot be confirmed by reading: one whose answer the earlier run never recorded
+  // is sent again (a lost welcome locks a user out; a second one is only noise) — said here.
+  const doubted = new Set(previous?.inDoubt ?? []);
+  for (const e of plan.entries)
+    if (doubted.has(nodeId(e)))
+      note(
+        `the ${e.kind === "WelcomeMail" ? "welcome mail" : e.kind} of ${e.key.replace(/\/welcome$/, "")} was being sent when an earlier apply stopped and the service may have sent it; it is sent again, so it may arrive twice`,
+      );
   const done = new Set(carried);
   const entries = plan.entries.filter((e) => !isExecutable(e) || !done.has(nodeId(e)));
   const alreadyDone = plan.entries.length - entries.length;

@@ -72,6 +72,11 @@ export interface JournalData {
   inFlight: InFlightJob[];
   /** Side effects (welcome mails) planned and not done: every later plan carries them. */
   owed: PlanEntry[];
+  /**
+   * Owed side effects that were being sent when the run ended: the service may have
+   * carried them out (the answer was never recorded). Sending again may repeat them.
+   */
+  inDoubt: NodeId[];
 }
 
 /** The first line. */
@@ -92,6 +97,7 @@ type Line = { at: string } & (
   | { job: InFlightJob }
   | { jobDone: string }
   | { done: NodeId }
+  | { sending: NodeId }
   | { failed: NodeId; message: string }
   | { finished: true }
 );
@@ -114,6 +120,7 @@ class Replay {
   readonly done: NodeId[];
   readonly failed: JournalData["failed"] = [];
   readonly inFlight = new Map<string, InFlightJob>();
+  readonly sending = new Set<NodeId>();
 
   constructor(readonly header: Header) {
     this.updatedAt = header.startedAt;
@@ -132,6 +139,7 @@ class Replay {
     r.status = data.status;
     r.updatedAt = data.updatedAt;
     r.failed.push(...data.failed);
+    for (const id of data.inDoubt) r.sending.add(id);
     for (const j of data.inFlight) r.inFlight.set(j.queueId, j);
     return r;
   }
@@ -147,9 +155,14 @@ class Replay {
     } else if ("done" in line) {
       this.done.push(line.done);
       this.dropJobsOf(line.done);
+      this.sending.delete(line.done);
+    } else if ("sending" in line) {
+      this.sending.add(line.sending);
     } else if ("failed" in line) {
       // Its jobs stay in flight until a job-done line: a timed-out job may still complete.
       this.failed.push({ id: line.failed, message: line.message });
+      // A side effect that failed with an answer was not carried out: no longer in doubt.
+      this.sending.delete(line.failed);
     } else {
       this.status = "finished";
     }
@@ -172,6 +185,7 @@ class Replay {
       failed: [...this.failed],
       inFlight: [...this.inFlight.values()],
       owed: (this.header.sideEffects ?? []).filter((e) => !done.has(nodeId(e))),
+      inDoubt: [...this.sending].filter((id) => !done.has(id)),
     };
   }
 }
@@ -213,12 +227,15 @@ export function readJournal(file: string): JournalData | undefined {
 export class Journal {
   private readonly replay: Replay;
   private fd: number | undefined;
+  /** Node ids of the side effects this run owes (their start is journaled too). */
+  private readonly sideEffects: ReadonlySet<NodeId>;
 
   constructor(
     readonly file: string,
     data: JournalData,
   ) {
     this.replay = Replay.of(data);
+    this.sideEffects = new Set(data.owed.map(nodeId));
   }
 
   /**
@@ -285,11 +302,15 @@ export class Journal {
       case "action-failed":
         line = { at, failed: e.id, message: e.message };
         break;
+      case "action-started":
+        // Only side effects: an object's create is confirmed by reading, a mail is not.
+        if (!this.sideEffects.has(e.id)) return;
+        line = { at, sending: e.id };
+        break;
       case "apply-done":
         line = { at, finished: true };
         break;
       case "apply-started":
-      case "action-started":
       case "action-skipped":
       case "inconsistent":
       case "verify-failed":

@@ -30,7 +30,7 @@ export interface OneShotFault {
 }
 
 /** mulberry32: a small seeded PRNG, so a chaos run can be replayed. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
