@@ -26,7 +26,7 @@ import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { renderText } from "../render/text.js";
-import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
+import { checkJournalFree, factsOf, journalFileOf, journalOf } from "./run-journal.js";
 import type { SavedPlanRun } from "./saved-plan.js";
 
 export interface ApplyFlags {
@@ -99,6 +99,7 @@ export async function execute(x: ExecuteOptions): Promise<void> {
 async function run(x: ExecuteOptions, file: string, note: (s: string) => void): Promise<void> {
   const { flags: o, api, apiUrl, state, ui, out, json, saved } = x;
   // 1. What earlier runs left: open jobs (waited on, never re-sent), owed side effects.
+  checkJournalFree(file, apiUrl);
   const previous = journalOf(file, apiUrl);
   let open: InFlightJob[] = [];
   if (previous && previous.inFlight.length > 0) {
@@ -261,7 +262,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     },
   });
   if (applyFailed(result.summary)) process.exitCode = 1;
-  if (journalError && !json)
+  if (journalError)
     process.stderr.write(
       `phctl: ${journalError.message}: the apply stopped after ${result.summary.done} actions; free the space (or fix the permissions) and run phctl apply again\n`,
     );

@@ -16,6 +16,7 @@ import { renderMarkdown } from "../render/markdown.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { connect, type GlobalOptions } from "./config.js";
+import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
 
 export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
@@ -126,4 +127,23 @@ export function writeAtomically(file: string, text: string): void {
       `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
     );
   }
+}
+
+/**
+ * The plan with the identity a saved plan needs: a hash of its entries and of every
+ * manifest it was made from (apply refuses it when either changed).
+ */
+export function bindToManifests(
+  plan: Plan,
+  o: { paths: readonly string[]; files: readonly string[]; config?: string; planFile?: string },
+): Plan {
+  return {
+    ...plan,
+    manifests: describeManifests({
+      ...o,
+      paths: o.paths.length > 0 ? o.paths : ["."],
+      cwd: process.cwd(),
+    }),
+    entriesDigest: entriesDigest(plan.entries),
+  };
 }

@@ -5,7 +5,6 @@
  */
 import type { Command } from "commander";
 import type { Plan } from "../engine/plan.js";
-import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
 
@@ -23,25 +22,6 @@ export function markDrift(head: Plan, base: Plan): Plan {
   const before = new Set(base.entries.map((e) => `${e.action} ${e.key}`));
   const drift = head.entries.filter((e) => before.has(`${e.action} ${e.key}`)).map((e) => e.key);
   return { ...head, drift: [...new Set(drift)].sort() };
-}
-
-/**
- * The plan with the identity a saved plan needs: a hash of its entries and of every
- * manifest it was made from (apply refuses it when either changed).
- */
-export function bindToManifests(
-  plan: Plan,
-  o: { paths: readonly string[]; files: readonly string[]; config?: string; planFile?: string },
-): Plan {
-  return {
-    ...plan,
-    manifests: describeManifests({
-      ...o,
-      paths: o.paths.length > 0 ? o.paths : ["."],
-      cwd: process.cwd(),
-    }),
-    entriesDigest: entriesDigest(plan.entries),
-  };
 }
 
 export function registerPlan(program: Command): void {
@@ -84,7 +64,8 @@ Examples:
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
       // Loaded when the command runs: `validate` and `--help` need none of the engine.
-      const { checkFormat, makePlan, render, writeAtomically } = await import("./plan-common.js");
+      const { bindToManifests, checkFormat, makePlan, render, writeAtomically } =
+        await import("./plan-common.js");
       const format = checkFormat(o.format);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const run = await makePlan(paths, cmd, o.target);

@@ -6,6 +6,7 @@
  * earlier applies; without it, phctl says what it cannot know.
  */
 import { dirname, resolve } from "node:path";
+import { userError } from "../errors.js";
 import { readJournal, type JournalData } from "../engine/journal.js";
 import { NO_JOURNAL, type JournalFacts } from "../engine/read-context.js";
 import type { DesiredState } from "../manifest/types.js";
@@ -25,6 +26,19 @@ export function journalFileOf(
 export function journalOf(file: string, apiUrl: string): JournalData | undefined {
   const j = readJournal(file);
   return j && j.plan.apiUrl === apiUrl ? j : undefined;
+}
+
+/**
+ * Refuse to start a journal over one of another service that still knows something: its
+ * open jobs and owed welcome mails would be forgotten (and the jobs' creates sent again).
+ */
+export function checkJournalFree(file: string, apiUrl: string): void {
+  const j = readJournal(file);
+  if (!j || j.plan.apiUrl === apiUrl || (j.inFlight.length === 0 && j.owed.length === 0)) return;
+  throw userError(
+    "JOURNAL_IN_USE",
+    `${file} is the journal of ${j.plan.apiUrl}, which still has ${j.inFlight.length} open queued jobs and ${j.owed.length} owed welcome mails: apply against ${apiUrl} with a journal of its own (--journal FILE), or finish that service's apply first`,
+  );
 }
 
 /** What a plan learns from a journal: the side effects it owes, and that it exists at all. */

@@ -166,23 +166,26 @@ export function prepareSaved(
           `the saved plan ${file} was made against ${plan.apiUrl}, not ${apiUrl}: apply it against the service it was made for (PHCTL_API_URL), or make a new plan`,
         );
       const keys = [...new Set(plan.entries.map((e) => e.key))];
-      const now = await fresh(keys);
-      const stale = staleObjects(plan, now.live, now.plan);
-      if (stale.length > 0) throw staleError(file, stale);
-      // The same manifests and the same live objects must give the same entries.
-      const reviewed = new Set(plan.entries.map(what));
-      const fresher = new Set(now.plan.entries.map(what));
-      const differ = [
-        ...now.plan.entries.filter((e) => !reviewed.has(what(e))),
-        ...plan.entries.filter((e) => !fresher.has(what(e))),
-      ].map((e) => `${e.action} ${e.key}`);
-      if (differ.length > 0)
-        throw userError(
-          "PLAN_MISMATCH",
-          `the saved plan ${file} no longer matches what its manifests and the live state give (${[...new Set(differ)].slice(0, 5).join(", ")}${differ.length > 5 ? ", …" : ""}): nothing was applied; ${remake(file)}`,
-        );
+      // An empty plan has nothing to re-check (no targets would mean the whole config).
+      const now = keys.length > 0 ? await fresh(keys) : undefined;
+      if (now) {
+        const stale = staleObjects(plan, now.live, now.plan);
+        if (stale.length > 0) throw staleError(file, stale);
+        // The same manifests and the same live objects must give the same entries.
+        const reviewed = new Set(plan.entries.map(what));
+        const fresher = new Set(now.plan.entries.map(what));
+        const differ = [
+          ...now.plan.entries.filter((e) => !reviewed.has(what(e))),
+          ...plan.entries.filter((e) => !fresher.has(what(e))),
+        ].map((e) => `${e.action} ${e.key}`);
+        if (differ.length > 0)
+          throw userError(
+            "PLAN_MISMATCH",
+            `the saved plan ${file} no longer matches what its manifests and the live state give (${[...new Set(differ)].slice(0, 5).join(", ")}${differ.length > 5 ? ", …" : ""}): nothing was applied; ${remake(file)}`,
+          );
+      }
       // Side effects earlier applies owe (the journal) go with it: they were due before.
-      const planned = new Set(plan.entries.map((e) => e.key));
+      const planned = new Set(keys);
       const due = [...owed].filter((k) => !planned.has(k));
       const extra =
         due.length > 0
@@ -190,7 +193,7 @@ export function prepareSaved(
           : [];
       return {
         plan: { ...plan, entries: [...plan.entries, ...extra] },
-        live: now.live,
+        live: now?.live ?? new Map(),
       };
     },
   };

@@ -218,7 +218,7 @@ export function readJournal(file: string): JournalData | undefined {
   } catch (e) {
     throw new PhctlError(
       "BAD_JOURNAL",
-      `${file} is not a journal phctl can read (${(e as Error).message}); remove it to start afresh`,
+      `${file} is not a journal phctl can read (${(e as Error).message}); remove it to start afresh — phctl then no longer knows the queued jobs and welcome mails it recorded, so move it aside and check those first`,
     );
   }
 }

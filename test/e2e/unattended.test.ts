@@ -60,6 +60,17 @@ function edit(file: string, from: string | RegExp, to: string): void {
   writeFileSync(file, next);
 }
 
+/** `phctl apply examples --auto-approve` in `dir` as a child process, and its exit code. */
+function applyInBackground(t: TestServer, dir: string) {
+  const child = spawn(process.execPath, [MAIN, "apply", "examples", "--auto-approve"], {
+    cwd: dir,
+    env: { ...process.env, ...envFor(t), NO_COLOR: "1", CI: "" },
+    stdio: "ignore",
+  });
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  return { child, exited };
+}
+
 const welcomes = (t: TestServer) =>
   t.server.ctx.db.all<{ recipients: string }>(
     "SELECT recipients FROM outbox WHERE kind = 'welcome'",
@@ -233,12 +244,7 @@ describe("no create is sent twice", () => {
     const t = await startServer({ queueDelayMs: 3000 });
     try {
       const dir = workdir();
-      const child = spawn(process.execPath, [MAIN, "apply", "examples", "--auto-approve"], {
-        cwd: dir,
-        env: { ...process.env, ...envFor(t), NO_COLOR: "1", CI: "" },
-        stdio: "ignore",
-      });
-      const exited = new Promise((r) => child.on("exit", r));
+      const { child, exited } = applyInBackground(t, dir);
       const file = join(dir, ".phctl/journal.jsonl");
       for (;;) {
         await new Promise((r) => setTimeout(r, 100));
@@ -269,12 +275,7 @@ describe("one apply at a time", () => {
     const t = await startServer({ queueDelayMs: 800 });
     try {
       const dir = workdir();
-      const child = spawn(process.execPath, [MAIN, "apply", "examples", "--auto-approve"], {
-        cwd: dir,
-        env: { ...process.env, ...envFor(t), NO_COLOR: "1", CI: "" },
-        stdio: "ignore",
-      });
-      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const { child, exited } = applyInBackground(t, dir);
       while (!existsSync(join(dir, ".phctl/journal.jsonl.lock")))
         await new Promise((r) => setTimeout(r, 20));
       const second = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
@@ -311,6 +312,62 @@ describe("one apply at a time", () => {
         `phctl: took over the lock ${join(dir, ".phctl/journal.jsonl.lock")} of pid ${2 ** 22 + 17} (started yesterday), which is no longer running`,
       );
       expect(r.code).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("a journal of another service", () => {
+  it("is never overwritten while it knows open jobs; an empty saved plan applies nothing", async () => {
+    const t = await startServer();
+    try {
+      const dir = workdir();
+      expect((await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir)).code).toBe(0);
+      const other = join(dir, "other.jsonl");
+      const header = {
+        journal: 3,
+        plan: {
+          createdAt: "t",
+          apiUrl: "https://other.example.org/api",
+          organization: "acme",
+          digest: "d",
+          targets: [],
+        },
+        startedAt: "t",
+        done: [],
+        inFlight: [
+          {
+            id: "create user/x/service/git",
+            key: "user/x/service/git",
+            kind: "UserService",
+            action: "create",
+            queue: "entitlement",
+            queueId: "q-1",
+            since: "t",
+          },
+        ],
+      };
+      writeFileSync(other, `${JSON.stringify(header)}\n`);
+      const before = writes(t.server.requestLog).length;
+      const r = await phctl(
+        ["apply", "examples", "--auto-approve", "--journal", "other.jsonl"],
+        envFor(t),
+        dir,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `phctl: ${other} is the journal of https://other.example.org/api, which still has 1 open queued jobs and 0 owed welcome mails: apply against ${t.url} with a journal of its own (--journal FILE)`,
+      );
+      expect(readFileSync(other, "utf8")).toBe(`${JSON.stringify(header)}\n`);
+      // In sync: the saved plan has no entries, and applying it sends nothing.
+      expect((await phctl(["plan", "examples", "--out", "empty.json"], envFor(t), dir)).code).toBe(
+        0,
+      );
+      const empty = await phctl(["apply", "empty.json"], envFor(t), dir);
+      expect(empty.stdout).toBe("No changes. Live state matches the manifests.\n");
+      expect(empty.code).toBe(0);
+      expect(writes(t.server.requestLog)).toHaveLength(before);
     } finally {
       await t.close();
     }
