@@ -3,6 +3,7 @@
  * src/cli and src/render only; everything else returns data or throws typed errors.
  */
 import { Command } from "commander";
+import { VERSION } from "../version.js";
 import { registerServe } from "./serve.js";
 import { registerApi } from "./api.js";
 import { registerValidate } from "./validate.js";
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .description(
       "Manage the project-hosting service as code: validate, plan, apply, drift, export — and a reference server.",
     )
-    .version("0.1.0")
+    .version(VERSION)
     .option("--api-url <url>", "administration API base URL (env PHCTL_API_URL)")
     .option("--token-file <file>", "file holding the bearer token (else env PHCTL_TOKEN)")
     .option("--git-api-url <url>", "delivery-metrics API base URL (token in env PHCTL_GIT_TOKEN)")

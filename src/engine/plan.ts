@@ -52,6 +52,12 @@ export const PlanEntry = Type.Object(
       Type.Object({ field: Type.String(), reason: Type.String() }, { additionalProperties: false }),
     ),
     warnings: Type.Optional(Type.Array(Type.String())),
+    driftFields: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "with plan --base: fields of this entry the base config plans the same way (drift already present); the other fields are this change",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -125,8 +131,15 @@ export const Plan = Type.Object(
     /** Hash of the live state each touched object was planned from (stale-plan check). */
     fingerprints: Type.Record(Type.String(), Type.String()),
     targets: Type.Optional(Type.Array(Type.String())),
-    /** With `plan --base`: keys whose change is already present on the base config (drift). */
+    /** With `plan --base`: keys whose whole change is already present on the base config (drift). */
     drift: Type.Optional(Type.Array(Type.String())),
+    /**
+     * A scoped plan (`--base` without `--full`, or `--target`): the keys of the top-level
+     * objects (users, teams, organizations, projects) read and diffed; nothing else was.
+     */
+    scope: Type.Optional(Type.Array(Type.String())),
+    /** The phctl version that made the plan. */
+    phctlVersion: Type.Optional(Type.String()),
     /** The manifests the plan was made from (plan --out; apply refuses other manifests). */
     manifests: Type.Optional(PlanManifests),
     /** sha256 of the entries (canonical JSON): apply refuses an edited plan. */

@@ -14,6 +14,7 @@ import { buildPlan } from "./planner.js";
 import { readOrganizations } from "./readers.js";
 import { ReadContext, type JournalFacts } from "./read-context.js";
 import { welcomeWarnings } from "../kinds/welcome.js";
+import { VERSION } from "../version.js";
 
 export interface RunPlanOptions {
   api: ApiClient;
@@ -100,6 +101,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
       durationMs: Math.round(performance.now() - started),
     },
   });
+  plan.phctlVersion = VERSION;
   const cpu = process.cpuUsage(cpuBefore);
   const byKey = new Map<string, LiveObject>();
   for (const list of live.live.values()) for (const l of list) byKey.set(l.key, l);
