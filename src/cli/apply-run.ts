@@ -28,6 +28,9 @@ import type { Style } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { checkJournalFree, factsOf, journalFileOf, journalOf } from "./run-journal.js";
 import type { SavedPlanRun } from "./saved-plan.js";
+import type { ApplyResult } from "./apply-result.js";
+import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
+import { changesDigest } from "../engine/reviewed.js";
 
 export interface ApplyFlags {
   autoApprove?: boolean;
@@ -39,6 +42,8 @@ export interface ApplyFlags {
   resume?: boolean;
   journal?: string;
   outageTimeout?: string;
+  reviewed?: string;
+  result?: string;
 }
 
 export interface ExecuteOptions {
@@ -48,6 +53,10 @@ export interface ExecuteOptions {
   state: DesiredState;
   diagnostics: Diagnostic[];
   saved: SavedPlanRun | undefined;
+  /** `--reviewed`: the plan reviewed on the pull request; the fresh plan must match it. */
+  reviewed?: ReviewedPlan | undefined;
+  /** Filled in as the apply goes (`--result`). */
+  result: ApplyResult;
   json: boolean;
   style: Style;
   verbose: boolean;
@@ -97,7 +106,7 @@ export async function execute(x: ExecuteOptions): Promise<void> {
 }
 
 async function run(x: ExecuteOptions, file: string, note: (s: string) => void): Promise<void> {
-  const { flags: o, api, apiUrl, state, ui, out, json, saved } = x;
+  const { flags: o, api, apiUrl, state, ui, out, json, saved, reviewed, result: outcome } = x;
   // 1. What earlier runs left: open jobs (waited on, never re-sent), owed side effects.
   checkJournalFree(file, apiUrl);
   const previous = journalOf(file, apiUrl);
@@ -127,7 +136,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   const targets = o.target.length > 0 ? o.target : (interrupted?.plan.targets ?? []);
 
   // 2. The plan: fresh, or the saved one re-checked against the objects it touches.
-  const fresh = (t: readonly string[]) =>
+  const fresh = (t: readonly string[], scope?: readonly string[]) =>
     runPlanWithLive({
       api,
       state,
@@ -135,10 +144,22 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
       diagnostics: x.diagnostics,
       facts,
       ...(t.length > 0 ? { targets: t } : {}),
+      ...(scope ? { scope } : {}),
     });
   let plan: Plan;
   let live: Map<string, LiveObject>;
-  if (saved && !interrupted) {
+  if (reviewed) {
+    // Scoped like the reviewed plan: what the pull request touched, nothing else.
+    const now = await fresh(reviewed.plan.targets ?? [], reviewed.plan.scope);
+    const inPlace = checkReviewed(reviewed, now.plan, apiUrl, facts.owed);
+    if (inPlace.length > 0)
+      note(
+        `${plural(inPlace.length, "reviewed change")} ${inPlace.length === 1 ? "is" : "are"} already in place and not sent: ${inPlace.slice(0, 5).join(", ")}${inPlace.length > 5 ? ", …" : ""}`,
+      );
+    note(`the merged commit plans what was reviewed (${reviewed.file}); applying it`);
+    plan = now.plan;
+    live = now.live;
+  } else if (saved && !interrupted) {
     const now = await saved.recheck(apiUrl, fresh, facts.owed);
     plan = now.plan;
     live = now.live;
@@ -160,6 +181,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   const done = new Set(carried);
   const entries = plan.entries.filter((e) => !isExecutable(e) || !done.has(nodeId(e)));
   const alreadyDone = plan.entries.length - entries.length;
+  outcome.planHash = changesDigest(plan.entries);
 
   // 3. Safety rails, then the DAG (a cycle is an error before anything is sent).
   const refusals = checkRails(entries, live, state, {
@@ -175,6 +197,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   x.human.notSent = notSent;
 
   if (graph.nodes.size === 0) {
+    outcome.status = "no-changes";
     if (interrupted) new Journal(file, interrupted).finish();
     if (entries.length === 0) {
       out(
@@ -202,8 +225,10 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
       `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
     );
   else out(renderText({ ...plan, entries }, { style: x.style, verbose: x.verbose }));
-  if (!(await x.confirm(saved !== undefined && !interrupted))) {
+  if (!(await x.confirm((saved !== undefined && !interrupted) || reviewed !== undefined))) {
     process.stderr.write("Apply cancelled: nothing was changed.\n");
+    outcome.status = "refused";
+    outcome.message = "cancelled at the confirmation";
     process.exitCode = 1;
     return;
   }
@@ -261,7 +286,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
       return { entry: left, ...(l ? { live: l } : {}) };
     },
   });
-  if (applyFailed(result.summary)) process.exitCode = 1;
+  const failed = applyFailed(result.summary);
+  if (failed) process.exitCode = 1;
+  Object.assign(outcome, {
+    status: result.summary.stopped !== undefined ? "stopped" : failed ? "failed" : "applied",
+    done: result.summary.done,
+    failed: result.summary.failed + result.summary.inconsistent,
+    skipped: result.summary.skipped,
+  });
   if (journalError)
     process.stderr.write(
       `phctl: ${journalError.message}: the apply stopped after ${result.summary.done} actions; free the space (or fix the permissions) and run phctl apply again\n`,

@@ -21,6 +21,8 @@ import { loadOrFail } from "./plan-common.js";
 import { parseDurationFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
+import { failedResult, newResult, writeResult, type ApplyResult } from "./apply-result.js";
+import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 
 type Globals = GlobalOptions & { color?: boolean };
 
@@ -74,6 +76,14 @@ export function registerApply(program: Command): void {
       "the apply journal (default: journal in phctl.yaml, else .phctl/journal.jsonl); keep it between CI runs",
     )
     .option(
+      "--reviewed <plan.json>",
+      "after merge: apply only if the merged commit plans exactly what this plan (reviewed on the pull request) does",
+    )
+    .option(
+      "--result <file>",
+      "write what the apply did as JSON (any outcome) for the CI step after it (phctl comment --outcome)",
+    )
+    .option(
       "--outage-timeout <duration>",
       "how long to wait out a service that stopped answering, e.g. 2m (default: phctl.yaml, else 2m)",
     )
@@ -85,6 +95,7 @@ Examples:
   phctl plan config/ --out plan.json && phctl apply plan.json   # refused if the manifests or live state moved
   phctl apply --target project/trusted-firmware-a
   phctl apply config/ --auto-approve --journal ci-cache/journal.jsonl
+  phctl apply config/ --reviewed pr-plan.json --result apply.json   # CI after merge
 
 A saved plan is applied without asking (it was reviewed when it was made). Every apply first
 waits on the queued jobs earlier applies left open (recorded in the journal) and never sends
@@ -94,8 +105,41 @@ them again; a second apply of the same journal at once is refused (a lock beside
 }
 
 async function apply(paths: string[], o: ApplyFlags, cmd: Command): Promise<void> {
+  const result = newResult();
+  try {
+    await applyWith(paths, o, cmd, result);
+  } catch (e) {
+    if (o.result) writeResult(o.result, failedResult(result, e));
+    throw e;
+  }
+  if (o.result) writeResult(o.result, result);
+}
+
+function reviewedOf(o: ApplyFlags, saved: SavedPlanRun | undefined): ReviewedPlan | undefined {
+  if (o.reviewed === undefined) return undefined;
+  if (saved)
+    throw userError(
+      "BAD_ARGUMENTS",
+      `--reviewed re-plans the manifests and compares; it does not take a saved plan too (${saved.file}): name the config directory`,
+    );
+  if (o.target.length > 0 || o.resume)
+    throw userError(
+      "BAD_FLAG",
+      "--reviewed applies the reviewed plan's own scope: drop --target and --resume",
+    );
+  return readReviewed(o.reviewed);
+}
+
+async function applyWith(
+  paths: string[],
+  o: ApplyFlags,
+  cmd: Command,
+  result: ApplyResult,
+): Promise<void> {
   const global = cmd.optsWithGlobals<Globals>();
   const saved: SavedPlanRun | undefined = prepareSaved(paths, o.target);
+  const reviewed = reviewedOf(o, saved);
+  if (reviewed) result.planHash = reviewed.digest;
   const manifests = saved ? saved.paths : paths.length > 0 ? paths : ["."];
   if (saved?.note) process.stderr.write(`phctl: ${saved.note}\n`);
   const { state, diagnostics, files } = await loadOrFail(manifests);
@@ -135,6 +179,8 @@ async function apply(paths: string[], o: ApplyFlags, cmd: Command): Promise<void
       state,
       diagnostics,
       saved,
+      reviewed,
+      result,
       json,
       style,
       verbose: global.verbose === true,

@@ -56,33 +56,58 @@ export function changesDigest(entries: readonly PlanEntry[]): string {
 /** The short form shown to people (12 hex digits, as git's short hashes). */
 export const shortDigest = (digest: string): string => digest.slice(0, 12);
 
+/** How a fresh plan compares with the reviewed one. */
+export interface ReviewComparison {
+  /** Changes the fresh plan makes that were not reviewed (or with other values): refuse. */
+  differences: string[];
+  /** Reviewed changes the fresh plan no longer makes: live state already has them. */
+  inPlace: string[];
+}
+
 /**
- * How a fresh plan differs from the reviewed one, one line per difference (empty: equal).
- * Names the key, and for updates the field with both values.
+ * Compare a fresh plan with the reviewed one, per entry and per field. The fresh plan may
+ * do less than was reviewed (a re-run after part of it was applied, or someone made the
+ * change by hand): those are `inPlace`. It may not do anything else, nor send other values:
+ * those are `differences`, one line each naming the key and, for updates, the field with
+ * both values. `owed` keys (side effects an earlier apply still owes) are not differences.
  */
-export function reviewedDifferences(
+export function compareReviewed(
   reviewed: readonly PlanEntry[],
   fresh: readonly PlanEntry[],
-): string[] {
+  owed: ReadonlySet<string> = new Set(),
+): ReviewComparison {
   const id = (c: Change) => `${c.action} ${c.key}`;
   const was = new Map(changesOf(reviewed).map((c) => [id(c), c]));
   const now = new Map(changesOf(fresh).map((c) => [id(c), c]));
-  const out: string[] = [];
+  const differences: string[] = [];
+  const inPlace: string[] = [];
+  const show = (v: unknown) => JSON.stringify(v ?? null);
   for (const [k, c] of now) {
     const r = was.get(k);
-    if (!r) out.push(`${c.action} ${c.key}: not in the reviewed plan`);
-    else if (!equal(r.after, c.after)) {
-      const fields = new Set([...Object.keys(r.after ?? {}), ...Object.keys(c.after ?? {})]);
-      const moved = [...fields]
-        .filter((f) => !equal(r.after?.[f], c.after?.[f]))
-        .map(
-          (f) =>
-            `${f} reviewed ${JSON.stringify(r.after?.[f] ?? null)}, now ${JSON.stringify(c.after?.[f] ?? null)}`,
-        );
-      out.push(`${c.action} ${c.key}: ${moved.join("; ")}`);
+    if (!r) {
+      if (!owed.has(c.key)) differences.push(`${c.action} ${c.key}: not in the reviewed plan`);
+      continue;
     }
+    if (c.action === "create" || c.action === "delete") {
+      if (!equal(r.after, c.after)) {
+        const fields = new Set([...Object.keys(r.after ?? {}), ...Object.keys(c.after ?? {})]);
+        const moved = [...fields].filter((f) => !equal(r.after?.[f], c.after?.[f]));
+        differences.push(
+          `${c.action} ${c.key}: ${moved.map((f) => `${f} reviewed ${show(r.after?.[f])}, now ${show(c.after?.[f])}`).join("; ")}`,
+        );
+      }
+      continue;
+    }
+    const moved: string[] = [];
+    for (const [f, v] of Object.entries(c.after ?? {})) {
+      if (!r.after || !(f in r.after)) moved.push(`${f} not reviewed (now ${show(v)})`);
+      else if (!equal(r.after[f], v))
+        moved.push(`${f} reviewed ${show(r.after[f])}, now ${show(v)}`);
+    }
+    if (moved.length > 0) differences.push(`${c.action} ${c.key}: ${moved.join("; ")}`);
+    const left = Object.keys(r.after ?? {}).filter((f) => !(f in (c.after ?? {})));
+    if (left.length > 0) inPlace.push(`${c.action} ${c.key}: ${left.join(", ")}`);
   }
-  for (const [k, r] of was)
-    if (!now.has(k)) out.push(`${r.action} ${r.key}: reviewed, no longer planned`);
-  return out.sort();
+  for (const [k, r] of was) if (!now.has(k)) inPlace.push(`${r.action} ${r.key}`);
+  return { differences: differences.sort(), inPlace: inPlace.sort() };
 }

@@ -1,0 +1,128 @@
+/**
+ * `phctl apply CONFIG --reviewed PLAN.json`, end to end against phctl serve: the apply after
+ * merge carries out what was reviewed on the pull request, refuses anything else with
+ * nothing sent, is safe to run again, and always writes its --result.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestLogEntry } from "../../src/server/app.js";
+import { phctl } from "../helpers/cli.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+const writes = (log: readonly RequestLogEntry[]) => log.filter((e) => e.method !== "GET");
+
+function edit(file: string, from: string | RegExp, to: string): void {
+  const text = readFileSync(file, "utf8");
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`${file}: nothing replaced`);
+  writeFileSync(file, next);
+}
+
+describe("apply --reviewed", () => {
+  let t: TestServer;
+  let dir: string;
+  let env: Record<string, string>;
+  const result = () => JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+
+  beforeAll(async () => {
+    t = await startServer({ requestLog: true });
+    env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
+    dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-"));
+    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
+    expect(first.code, first.stderr).toBe(0);
+  });
+  afterAll(() => t.close());
+
+  it("applies the reviewed plan when the merged commit plans the same, then finds it in place", async () => {
+    edit(join(dir, "config/projects/ci-tools.yaml"), "title: CI tools", "title: CI tooling");
+    const plan = await phctl(["plan", "config", "--out", "reviewed.json"], env, dir);
+    expect(plan.code, plan.stderr).toBe(0);
+    const before = writes(t.server.requestLog).length;
+    const run = await phctl(
+      ["apply", "config", "--reviewed", "reviewed.json", "--result", "result.json"],
+      env,
+      dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("plans what was reviewed");
+    expect(writes(t.server.requestLog).length).toBeGreaterThan(before);
+    const r = result();
+    expect(r).toMatchObject({ status: "applied", done: 1, failed: 0 });
+    expect(r.planHash).toMatch(/^[0-9a-f]{64}$/);
+    // The same job run again (a re-run in CI): everything is in place, nothing is sent.
+    const again = before + 1;
+    const rerun = await phctl(
+      ["apply", "config", "--reviewed", "reviewed.json", "--result", "result.json"],
+      env,
+      dir,
+    );
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain("already in place");
+    expect(writes(t.server.requestLog)).toHaveLength(again);
+    expect(result().status).toBe("no-changes");
+  });
+
+  it("refuses a merged commit that plans more than was reviewed, naming the field; nothing sent", async () => {
+    edit(
+      join(dir, "config/projects/ci-tools.yaml"),
+      "description: Shared continuous-integration tooling",
+      "description: Reviewed description",
+    );
+    expect((await phctl(["plan", "config", "--out", "reviewed.json"], env, dir)).code).toBe(0);
+    // After review, the default branch moved: another field of the same project changed.
+    edit(join(dir, "config/projects/ci-tools.yaml"), "title: CI tooling", "title: Other title");
+    const before = writes(t.server.requestLog).length;
+    const run = await phctl(
+      ["apply", "config", "--reviewed", "reviewed.json", "--result", "result.json"],
+      env,
+      dir,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/differs from the one reviewed on the pull request/);
+    expect(run.stderr).toContain("project/ci-tools");
+    expect(run.stderr).toContain('title not reviewed (now "Other title")');
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+    const r = result();
+    expect(r.status).toBe("refused");
+    expect(r.differences).toEqual([
+      'update project/ci-tools: title not reviewed (now "Other title")',
+    ]);
+  });
+
+  it("refuses a reviewed value that changed before merge", async () => {
+    edit(join(dir, "config/projects/ci-tools.yaml"), "title: Other title", "title: CI tooling");
+    // Reviewed: description "Reviewed description"; merged: another description.
+    edit(
+      join(dir, "config/projects/ci-tools.yaml"),
+      "description: Reviewed description",
+      "description: Merged description",
+    );
+    const run = await phctl(["apply", "config", "--reviewed", "reviewed.json"], env, dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'description reviewed "Reviewed description", now "Merged description"',
+    );
+  });
+
+  it("refuses an edited reviewed plan and a saved plan given with it", async () => {
+    const plan = JSON.parse(readFileSync(join(dir, "reviewed.json"), "utf8"));
+    plan.entries[0].changes[0].after = "edited";
+    writeFileSync(join(dir, "edited.json"), JSON.stringify(plan));
+    const edited = await phctl(
+      ["apply", "config", "--reviewed", "edited.json", "--result", "result.json"],
+      env,
+      dir,
+    );
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain("was edited after phctl made it");
+    expect(result().status).toBe("refused");
+    const both = await phctl(["apply", "reviewed.json", "--reviewed", "reviewed.json"], env, dir);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("does not take a saved plan too");
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The structured comparison behind `apply --reviewed` and the per-field base split behind
+ * `plan --base`: pure functions, checked on examples and with fast-check.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { splitByBase } from "../../src/engine/base-split.js";
+import type { PlanEntry } from "../../src/engine/plan.js";
+import { changesDigest, compareReviewed } from "../../src/engine/reviewed.js";
+import { samplePlan } from "../fixtures/sample-plan.js";
+
+function update(key: string, fields: Record<string, [unknown, unknown]>): PlanEntry {
+  return {
+    key,
+    kind: "Project",
+    action: "update",
+    before: Object.fromEntries(Object.entries(fields).map(([f, [b]]) => [f, b])),
+    after: Object.fromEntries(Object.entries(fields).map(([f, [, a]]) => [f, a])),
+    changes: Object.entries(fields).map(([field, [before, after]]) => ({ field, before, after })),
+    reason: "",
+    source: null,
+    dependsOn: [],
+    destructive: false,
+  };
+}
+
+const entryArb: fc.Arbitrary<PlanEntry> = fc
+  .record({
+    key: fc.stringMatching(/^project\/[a-z_]{1,6}(\/repo\/[a-z]{1,4})?$/),
+    fields: fc.dictionary(
+      fc.constantFrom("title", "description", "archived", "enableCi"),
+      fc.tuple(fc.jsonValue(), fc.jsonValue()),
+      { minKeys: 1 },
+    ),
+  })
+  .map(({ key, fields }) => update(key, fields));
+const plansArb = fc.uniqueArray(entryArb, { selector: (e) => e.key, maxLength: 12 });
+
+describe("compareReviewed", () => {
+  it("finds nothing between a plan and itself, and the digest ignores before values and order", () => {
+    fc.assert(
+      fc.property(plansArb, (entries) => {
+        expect(compareReviewed(entries, entries)).toEqual({ differences: [], inPlace: [] });
+        const reordered = [...entries]
+          .reverse()
+          .map((e) => ({
+            ...e,
+            before: null,
+            changes: e.changes.map((c) => ({ ...c, before: 0 })),
+          }));
+        expect(changesDigest(reordered)).toBe(changesDigest(entries));
+      }),
+    );
+  });
+
+  it("accepts a fresh plan that does part of the reviewed one, and reports the rest in place", () => {
+    fc.assert(
+      fc.property(plansArb, fc.nat(), (entries, cut) => {
+        const fresh = entries.slice(0, entries.length === 0 ? 0 : cut % entries.length);
+        const r = compareReviewed(entries, fresh);
+        expect(r.differences).toEqual([]);
+        expect(r.inPlace).toHaveLength(entries.length - fresh.length);
+      }),
+    );
+  });
+
+  it("refuses any change that was not reviewed, or another value, naming key and field", () => {
+    fc.assert(
+      fc.property(plansArb, entryArb, (entries, extra) => {
+        fc.pre(!entries.some((e) => e.key === extra.key));
+        const r = compareReviewed(entries, [...entries, extra]);
+        expect(r.differences).toEqual([`update ${extra.key}: not in the reviewed plan`]);
+      }),
+    );
+    const reviewed = [update("project/a", { title: ["x", "y"] })];
+    const other = [update("project/a", { title: ["x", "z"], description: [null, "d"] })];
+    expect(compareReviewed(reviewed, other).differences).toEqual([
+      'update project/a: title reviewed "y", now "z"; description not reviewed (now "d")',
+    ]);
+    expect(compareReviewed(reviewed, other, new Set(["project/a"])).differences).toHaveLength(1);
+  });
+
+  it("lets side effects an earlier apply owes through", () => {
+    const mail = { ...samplePlan().entries[0], key: "user/a/welcome", kind: "WelcomeMail" };
+    expect(compareReviewed([], [mail], new Set(["user/a/welcome"])).differences).toEqual([]);
+    expect(compareReviewed([], [mail]).differences).toHaveLength(1);
+  });
+});
+
+describe("splitByBase", () => {
+  it("splits per field: drift the base plans the same way, the rest is this change", () => {
+    const plan = samplePlan();
+    const head = {
+      ...plan,
+      entries: [
+        update("project/a", { title: ["x", "y"], description: ["d", "e"] }),
+        update("project/b", { title: ["x", "y"] }),
+        update("project/c", { title: ["x", "y"] }),
+      ],
+    };
+    const base = {
+      entries: [
+        update("project/a", { title: ["x", "y"] }),
+        update("project/b", { title: ["x", "y"] }),
+        update("project/c", { title: ["x", "other"] }),
+      ],
+    };
+    const split = splitByBase(head, base);
+    expect(split.drift).toEqual(["project/b"]);
+    expect(split.entries[0].driftFields).toEqual(["title"]);
+    expect(split.entries[1].driftFields).toBeUndefined();
+    expect(split.entries[2].driftFields).toBeUndefined();
+  });
+
+  it("never loses or alters an entry's change, and marks a plan split against itself all drift", () => {
+    fc.assert(
+      fc.property(plansArb, plansArb, (head, base) => {
+        const plan = { ...samplePlan(), entries: head };
+        const split = splitByBase(plan, { entries: base });
+        expect(changesDigest(split.entries)).toBe(changesDigest(head));
+        for (const e of split.entries)
+          for (const f of e.driftFields ?? []) expect(e.changes.map((c) => c.field)).toContain(f);
+        expect(splitByBase(plan, plan).drift).toEqual(head.map((e) => e.key).sort());
+      }),
+    );
+  });
+});
