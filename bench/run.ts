@@ -6,10 +6,11 @@
  *   npm run bench -- --size S --latency 0
  *   npm run bench -- --size L --runs 1 --scenarios nochange
  *   npm run bench -- --size M --runs 1 --scenarios empty
+ *   npm run bench -- --size L --runs 1 --scenarios pr
  *
  * Flags: --size, --latency (20), --concurrency (16), --runs (3, median), --queue-delay (200,
- * apply from empty), --scenarios (nochange,drift,empty,export,baseline; empty runs at S and
- * M unless named explicitly).
+ * apply from empty), --scenarios (nochange,drift,empty,export,baseline,pr; empty runs at S
+ * and M unless named explicitly).
  *
  * The reference server runs in a child process (`phctl serve --seed FILE --latency N`), so
  * its CPU is not in the measured process; so does phctl: a plan is `bench/plan-child.js`
@@ -18,7 +19,7 @@
  * GET per resource, concurrency 10) runs here, against the same server. Results go to
  * bench/results.md (one section per size and latency, others kept).
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "../src/api/client.js";
 import { runPlanWithLive } from "../src/engine/run-plan.js";
@@ -48,13 +49,14 @@ import {
   type Row,
   type Sample,
 } from "./report.js";
+import { prRows, prScenario, prSection, type PrRow } from "./pr.js";
 import { applyCli, emptyApplyRun, emptyDiagnosis, exportCli, type EmptyRun } from "./scenarios.js";
 import { clearLog, readLog, runNode, serve, writeExitHook } from "./serve.js";
 
 const PLAN_CHILD = join(import.meta.dirname, "plan-child.js");
 const RESULTS = join(import.meta.dirname, "results.md");
 const TOKEN = "bench-token-7c2d";
-const SCENARIOS = ["nochange", "drift", "empty", "export", "baseline"];
+const SCENARIOS = ["nochange", "drift", "empty", "export", "baseline", "pr"];
 /** Export's dependent reads: organizations → lists → project detail → git group & co. */
 const EXPORT_DEPTH = 4;
 
@@ -132,6 +134,8 @@ interface Ctx {
   hook: string;
   log: (s: string) => void;
   notes: string[];
+  /** Rows of the pull-request section (all sizes of this run). */
+  pr: PrRow[];
 }
 
 // ---------------------------------------------------------------- plan (the plan child)
@@ -202,6 +206,23 @@ async function seededScenarios(c: Ctx, seed: string, rows: Row[]) {
   try {
     c.log(`seeded server ${url}`);
     await countCheck(c, url, api);
+
+    // First, while the seed is in sync (drift and its apply come later).
+    if (wants("pr"))
+      c.pr.push(
+        await prScenario({
+          ch,
+          api,
+          org: c.org,
+          size: c.size,
+          latency: opts.latency,
+          dir: c.dir,
+          runs: opts.runs,
+          concurrency: opts.concurrency,
+          machine: machine(),
+          log: c.log,
+        }),
+      );
 
     if (wants("nochange")) {
       const samples: Sample[] = [];
@@ -446,7 +467,7 @@ async function emptyScenario(c: Ctx, rows: Row[]) {
 }
 
 // ---------------------------------------------------------------- one size
-async function runSize(size: Size): Promise<string> {
+async function runSize(size: Size, pr: PrRow[]): Promise<string> {
   const org = generate(SIZES[size]);
   const { dir, seed } = writeOrganization(org);
   const root = join(dir, "..");
@@ -462,12 +483,13 @@ async function runSize(size: Size): Promise<string> {
     hook: writeExitHook(root),
     log: (s: string) => console.log(`[${size}@${opts.latency}] ${s}`),
     notes: [],
+    pr,
   };
   try {
     c.log(
       `${org.resources} resources (${org.identityObjects} with an identity), calls_min ${org.callsMin}`,
     );
-    if (["nochange", "drift", "export", "baseline"].some(wants))
+    if (["nochange", "drift", "export", "baseline", "pr"].some(wants))
       await seededScenarios(c, seed, rows);
     if (wants("empty")) {
       if (size !== "L" || opts.explicitScenarios) await emptyScenario(c, rows);
@@ -490,8 +512,12 @@ async function runSize(size: Size): Promise<string> {
 
 const resourcesOf = (s: Size) => generate(SIZES[s]).resources;
 const done = new Map<string, string>();
+const pr: PrRow[] = [];
 for (const size of opts.sizes) {
-  done.set(`${size}@${opts.latency}`, await runSize(size));
-  writeResults(RESULTS, done, resourcesOf);
+  const section = await runSize(size, pr);
+  // A run of the pull-request scenario alone leaves the size sections as they were.
+  if (opts.scenarios.some((s) => s !== "pr")) done.set(`${size}@${opts.latency}`, section);
+  const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+  writeResults(RESULTS, done, resourcesOf, pr.length ? prSection(prRows(old), pr) : undefined);
 }
 console.log(`results written to ${RESULTS}`);

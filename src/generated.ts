@@ -3,6 +3,7 @@
  * fails when a committed copy is out of date; `npm run gen` rewrites them.
  */
 import { renderOpenApi } from "./api/openapi.js";
+import { API_PROFILE_SCHEMA_FILE, renderApiProfileSchema } from "./api/profile-schema.js";
 import { renderSchema, SCHEMA_FILES, type SchemaName } from "./manifest/schema/index.js";
 import { Plan } from "./engine/plan.js";
 import { renderValidators } from "./manifest/validator-gen.js";
@@ -15,7 +16,8 @@ export interface GeneratedFile {
 }
 
 export const generatedFiles: GeneratedFile[] = [
-  { path: "schemas/openapi.yaml", render: renderOpenApi },
+  { path: "schemas/openapi.yaml", render: () => renderOpenApi() },
+  { path: API_PROFILE_SCHEMA_FILE, render: renderApiProfileSchema },
   ...(Object.keys(SCHEMA_FILES) as SchemaName[]).map((name) => ({
     path: `schemas/${SCHEMA_FILES[name]}`,
     render: () => renderSchema(name),

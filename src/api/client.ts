@@ -1,7 +1,9 @@
 /**
  * The phctl API client: one typed method per operation of the route table, over one
  * `request()` (auth, keep-alive pool, shared concurrency, throttle, retries, timeouts,
- * typed errors, metrics). Everything in phctl that talks to the service uses it.
+ * typed errors, metrics). Everything in phctl that talks to the service uses it. Calls go
+ * by the API profile's routes (profile.ts), and every answer phctl relies on is checked
+ * before it is returned, in the route table's shape (strict.ts: `ResponseShapeError`).
  *
  *   const api = new ApiClient({ apiUrl, token });
  *   const repo = await api.call("git.repos.create", { params: { projectSlug }, body: { name } });
@@ -51,10 +53,20 @@ import {
   type RequestDeps,
 } from "./request.js";
 import { DEFAULT_RETRY, RetryBudget, type RetryOptions } from "./retry.js";
+import { renamePageQuery } from "./envelope.js";
+import {
+  DEFAULT_LIST,
+  DEFAULT_PROFILE,
+  effectiveRoutes,
+  type ApiProfile,
+  type RouteTable,
+} from "./profile.js";
+import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
 import type { OutageError } from "./errors.js";
 import { OutageGate } from "./outage.js";
 import { Transport } from "./transport.js";
+import type { NetworkSettings } from "./network.js";
 
 export interface ClientOptions {
   /** Base URL of the administration API (paths start with /v1). */
@@ -84,6 +96,13 @@ export interface ClientOptions {
   onEvent?: (e: ClientEvent) => void;
   /** Source of jitter (tests). */
   random?: () => number;
+  /**
+   * How the service differs from the route table (paths, list envelope, queue id): the
+   * client calls through the profile's routes and reads answers through its envelope.
+   */
+  profile?: ApiProfile;
+  /** Proxy and extra CAs of the connections (default: from the environment; network.ts). */
+  network?: NetworkSettings;
 }
 
 export type { CallArgsLoose, RawOptions } from "./prepare.js";
@@ -104,14 +123,19 @@ export class ApiClient {
   readonly #gate: OutageGate;
   readonly #wait: WaitOptions;
   readonly #memo = new Map<string, Promise<unknown>>();
+  readonly #profile: ApiProfile;
 
   constructor(o: ClientOptions) {
+    this.#profile = o.profile ?? DEFAULT_PROFILE;
     const concurrency = o.concurrency ?? 8;
     const retry = { ...DEFAULT_RETRY, ...o.retry };
     const budget = new RetryBudget(retry.budget, retry.budgetRefill);
     this.metrics.budgetDenied = () => budget.denied;
     this.#credentials = new Credentials(o.token, o.gitToken);
-    this.#transport = new Transport({ connections: concurrency });
+    this.#transport = new Transport({
+      connections: concurrency,
+      ...(o.network ? { network: o.network } : {}),
+    });
     const bases: Record<ApiKind, Base> = {
       admin: parseBase(o.apiUrl, "--api-url"),
       git: parseBase(
@@ -171,16 +195,30 @@ export class ApiClient {
     return p;
   }
 
-  /** Call one operation of the route table; resolves to its typed response body. */
+  /** The API profile this client calls through (the default: the route table as it is). */
+  get profile(): ApiProfile {
+    return this.#profile;
+  }
+
+  /** The effective route table: the route table with the profile's methods and paths. */
+  get routeTable(): RouteTable {
+    return effectiveRoutes(this.#profile);
+  }
+
+  /**
+   * Call one operation of the route table; resolves to its typed response body, checked
+   * (strict.ts: a `ResponseShapeError` when it does not fit what phctl reads) and in the
+   * route table's shape whatever the profile.
+   */
   async call<K extends OperationId>(op: K, ...args: ArgsOf<K>): Promise<ResponseOf<K>> {
     const [a, options] = args as unknown as [CallArgsLoose | undefined, CallOptions | undefined];
     const res = await request(this.#deps, this.prepare(op, a ?? {}, options ?? {}));
-    return res.body as ResponseOf<K>;
+    return acceptResponse(op, res.body, this.#profile) as ResponseOf<K>;
   }
 
   /** The request of an operation call, before auth and the wire (for tests and tools). */
   prepare(op: OperationId, args: CallArgsLoose, options: CallOptions = {}): PreparedRequest {
-    return prepareCall(op, args, options);
+    return prepareCall(op, args, options, this.#profile);
   }
 
   /**
@@ -189,33 +227,40 @@ export class ApiClient {
    * sent as it is, retried only if its method is idempotent.
    */
   async raw(method: string, rawPath: string, o: RawOptions = {}): Promise<RawResponse> {
-    const { request: req, match } = prepareRaw(method, rawPath, o);
+    const { request: req, match } = prepareRaw(method, rawPath, o, this.#profile);
     const res = await request(this.#deps, req);
     return { ...res, operation: match?.operation };
   }
 
   /** The route of a raw method and path, if it is in the table. */
   route(method: string, rawPath: string): RouteMatch | undefined {
-    return matchRoute(method.toUpperCase(), splitPath(rawPath).path);
+    return matchRoute(method.toUpperCase(), splitPath(rawPath).path, this.routeTable);
   }
 
-  /** A raw GET of every page of a paged list, merged (`phctl api --paginate`). */
+  /**
+   * A raw GET of every page of a paged list, merged (`phctl api --paginate`): a paged
+   * operation of the route table page by page through the profile's envelope (checked, a
+   * `ResponseShapeError` when it does not fit); any other path's answer as it came.
+   */
   async rawAll(rawPath: string, o: RawOptions = {}): Promise<unknown> {
     const match = this.route("GET", rawPath);
-    const userLimit = { ...splitPath(rawPath).query, ...o.query }.limit;
-    let firstBody: unknown;
+    if (!match?.def.paging) return (await this.raw("GET", rawPath, o)).body;
+    const op = match.operation;
+    const names = this.#profile.list.query;
+    const userLimit = { ...splitPath(rawPath).query, ...o.query }[names.limit];
     const fetch = async (q: PageQuery): Promise<PagedAnswer<unknown>> => {
-      const res = await this.raw("GET", rawPath, { ...o, query: { ...o.query, ...q } });
-      firstBody ??= res.body;
-      return asPaged(res.body);
+      const paging = renamePageQuery(
+        q as Record<string, number | boolean>,
+        DEFAULT_LIST.query,
+        names,
+      );
+      const res = await this.raw("GET", rawPath, { ...o, query: { ...o.query, ...paging } });
+      return asPaged(op, res.body, this.#profile, false);
     };
-    const items = await collectAll(fetch, {
-      supportsAll: match?.def.paging?.all === true && userLimit === undefined,
+    return collectAll(fetch, {
+      supportsAll: match.def.paging.all && userLimit === undefined,
       ...(userLimit !== undefined ? { pageSize: Number(userLimit) } : {}),
     });
-    // Not a paged answer at all: give it back as it came.
-    const b = firstBody as { data?: unknown } | undefined;
-    return Array.isArray(b) || Array.isArray(b?.data) ? items : firstBody;
   }
 
   /** Every item of a paged operation (all=true where supported, else concurrent pages). */
@@ -258,7 +303,7 @@ export class ApiClient {
         this.#deps,
         this.prepare(op, { ...a, query: { ...a.query, ...q } }, options),
       );
-      return asPaged(res.body) as PagedAnswer<ItemOf<K>>;
+      return asPaged(op, res.body, this.#profile) as PagedAnswer<ItemOf<K>>;
     };
   }
 
@@ -270,11 +315,12 @@ export class ApiClient {
   waitForJob(kind: QueueKind, queueid: string, options: WaitOptions = {}): Promise<JobStatus> {
     return waitForJob(
       async (k, id, signal) => {
+        const op = STATUS_OPERATION[k];
         const res = await request(
           this.#deps,
-          this.prepare(STATUS_OPERATION[k], { params: { queueid: id } }, signal ? { signal } : {}),
+          this.prepare(op, { params: { queueid: id } }, signal ? { signal } : {}),
         );
-        return res.body as JobStatus;
+        return acceptResponse(op, res.body, this.#profile) as JobStatus;
       },
       kind,
       queueid,
@@ -297,7 +343,7 @@ export class ApiClient {
       ...([args, wait.signal ? { signal: wait.signal } : {}] as ArgsOf<K>),
     );
     const kind = (routes[op] as RouteDef).queue;
-    const id = kind ? queueIdOf(response) : undefined;
+    const id = kind ? queueIdOf(response, op) : undefined;
     const job = kind && id ? await this.waitForJob(kind, id, wait) : undefined;
     return { response, job };
   }

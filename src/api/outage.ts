@@ -53,6 +53,7 @@ const TROUBLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Trouble as a few words (`503 UNAVAILABLE`), or undefined when the service answered. */
 export function troubleOf(outcome: WireOutcome, cls?: RetryClass): string | undefined {
   if (outcome.kind === "failure") {
+    if (outcome.permanent) return undefined; // a refused certificate: the service is there
     if (outcome.timeout) return "no answer in time (timeout)";
     const what: Record<string, string> = {
       ECONNREFUSED: "connection refused",

@@ -9,6 +9,9 @@
  * A list that changes while it is being read can show an item twice or miss one, as with
  * any offset paging; callers that need a snapshot re-read.
  */
+import { DEFAULT_PROFILE, type ApiProfile } from "./profile.js";
+import type { OperationId } from "./routes.js";
+import { readPage } from "./strict.js";
 
 /** Page size asked for when the route has no `all`: the server clamps it to its maximum. */
 export const BIG_PAGE = 1000;
@@ -75,10 +78,17 @@ export async function* streamPages<T>(
   }
 }
 
-/** A paged answer as it came, an array answer as one page, anything else as no items. */
-export function asPaged(body: unknown): PagedAnswer<unknown> {
-  if (Array.isArray(body)) return { data: body };
-  const b = body as PagedAnswer<unknown> | undefined;
-  if (b && Array.isArray(b.data)) return b;
-  return { data: [] };
+/**
+ * One page of a paged operation as the client reads it: the profile's envelope checked
+ * (strict.ts) and turned into the canonical shape. An answer that does not fit throws a
+ * `ResponseShapeError` naming the operation and field — it is never read as an empty list.
+ * `checkItems: false` checks the envelope only (`phctl api --paginate` prints raw items).
+ */
+export function asPaged(
+  op: OperationId,
+  body: unknown,
+  profile: ApiProfile = DEFAULT_PROFILE,
+  checkItems = true,
+): PagedAnswer<unknown> {
+  return readPage(op, body, profile, checkItems);
 }

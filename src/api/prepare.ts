@@ -3,13 +3,15 @@
  * parameters, which API it belongs to (the delivery-metrics routes live under `/git-api` in
  * the table and at `--git-api-url` in reality), its retry class, query and body. Typed calls
  * come from an operation id; raw calls (`phctl api`) from a method and a path, matched back
- * to the table when they can be.
+ * to the table when they can be. Both go by the effective table of the API profile.
  */
 import type { CallOptions } from "./op-types.js";
 import type { PreparedRequest, QueryValue } from "./request.js";
-import { fillPath, type RouteDef } from "./route-def.js";
+import { renamePageQuery } from "./envelope.js";
+import { DEFAULT_LIST, DEFAULT_PROFILE, effectiveRoutes, type ApiProfile } from "./profile.js";
+import { fillPath } from "./route-def.js";
 import { matchRoute, retryClassOf, type RouteMatch } from "./route-match.js";
-import { routes, type OperationId } from "./routes.js";
+import type { OperationId } from "./routes.js";
 
 /** Where the table puts the delivery-metrics API; the client sends it to `--git-api-url`. */
 export const GIT_API_PREFIX = "/git-api";
@@ -38,20 +40,28 @@ function callOptions(o: CallOptions): Pick<PreparedRequest, "signal" | "timeoutM
   };
 }
 
-/** The request of an operation call. */
+/**
+ * The request of an operation call, by the profile's method and path; a paged list's
+ * `page`, `limit` and `all` go out under the profile's names.
+ */
 export function prepareCall(
   op: OperationId,
   args: CallArgsLoose,
   options: CallOptions = {},
+  profile: ApiProfile = DEFAULT_PROFILE,
 ): PreparedRequest {
-  const def = routes[op] as RouteDef;
+  const def = effectiveRoutes(profile)[op];
   const gitApi = def.auth === "gitToken";
   const path = fillPath(def.path, args.params ?? {});
+  const query =
+    args.query && def.paging && profile.list.query !== DEFAULT_LIST.query
+      ? renamePageQuery(args.query, DEFAULT_LIST.query, profile.list.query)
+      : args.query;
   return {
     target: { method: def.method, pathTemplate: def.path, operation: op },
     path: gitApi ? stripGitPrefix(path) : path,
     api: gitApi ? "git" : "admin",
-    ...(args.query ? { query: args.query } : {}),
+    ...(query ? { query } : {}),
     // A route with a body schema always gets a body (an empty object when none is given).
     ...(args.body !== undefined ? { body: args.body } : def.body ? { body: {} } : {}),
     cls: retryClassOf(def.method, { operation: op, def }),
@@ -80,10 +90,11 @@ export function prepareRaw(
   method: string,
   rawPath: string,
   o: RawOptions = {},
+  profile: ApiProfile = DEFAULT_PROFILE,
 ): { request: PreparedRequest; match: RouteMatch | undefined } {
   const m = method.toUpperCase();
   const { path, query } = splitPath(rawPath);
-  const match = matchRoute(m, path);
+  const match = matchRoute(m, path, effectiveRoutes(profile));
   const gitApi =
     match?.def.auth === "gitToken" || (!match && path.startsWith(`${GIT_API_PREFIX}/`));
   const merged = { ...query, ...o.query };

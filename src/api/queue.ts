@@ -9,6 +9,10 @@ import type { QueueKind } from "./route-def.js";
 import { JobFailedError, JobTimeoutError } from "./errors.js";
 import { sleep } from "./limit.js";
 import type { OperationId } from "./routes.js";
+import { findQueueId, isObject } from "./envelope.js";
+import { DEFAULT_PROFILE, DEFAULT_QUEUE_ID } from "./profile.js";
+import { describeValue, ResponseShapeError } from "./shape-error.js";
+import { checkResponse } from "./strict.js";
 
 /** The status endpoint of each queue. */
 export const STATUS_OPERATION = {
@@ -49,13 +53,38 @@ export const DEFAULT_WAIT = {
 const DONE = new Set(["completed", "complete", "done", "success"]);
 const FAILED = new Set(["failed", "error"]);
 
-/** The queue id in a queued operation's answer, whichever of its three shapes it has. */
-export function queueIdOf(answer: unknown): string | undefined {
+/**
+ * The queue id in a queued operation's answer, whichever of its three shapes it has (the
+ * client's answers are canonical: `queueid`, whatever the profile calls it), or undefined
+ * for an answer that took effect at once (`{status}`: adding an admin). Anything else is a
+ * `ResponseShapeError` naming the profile setting `queue.id`: an answer without a job id is
+ * never taken for one with nothing to wait for. With `op`, the route table decides whether
+ * an immediate answer is allowed at all.
+ */
+export function queueIdOf(
+  answer: unknown,
+  op?: OperationId,
+  names: readonly string[] = DEFAULT_QUEUE_ID,
+): string | undefined {
   const one = Array.isArray(answer) ? (answer[0] as unknown) : answer;
-  if (typeof one !== "object" || one === null) return undefined;
-  const o = one as { queueid?: unknown; queuid?: unknown };
-  const id = o.queueid ?? o.queuid;
-  return typeof id === "string" && id.length > 0 ? id : undefined;
+  const id = findQueueId(one, names);
+  if (id !== undefined) return id;
+  if (op !== undefined) {
+    const mismatches = checkResponse(op, answer, { ...DEFAULT_PROFILE, queueId: names });
+    if (mismatches.length > 0) throw new ResponseShapeError(mismatches);
+    return undefined;
+  }
+  if (isObject(one) && isObject(one.status)) return undefined;
+  throw new ResponseShapeError([
+    {
+      operation: "a queued operation",
+      path: `${Array.isArray(answer) ? "/0" : ""}/${names[0]}`,
+      expected: "a job id (a string)",
+      got: describeValue(isObject(one) ? one[names[0]] : one),
+      ...(isObject(one) ? { had: Object.keys(one) } : {}),
+      setting: "queue.id",
+    },
+  ]);
 }
 
 /** Reads one status record (the client's typed call of the queue's status operation). */

@@ -114,7 +114,9 @@ function toError(
       status: 0,
       serverMessage: outcome.timeout
         ? `no answer within ${req.timeoutMs} ms`
-        : `connection failed: ${outcome.message} (${outcome.code})`,
+        : outcome.permanent
+          ? outcome.message
+          : `connection failed: ${outcome.message} (${outcome.code})`,
       attempts,
     };
     if (ambiguous) return new AmbiguousRequestError(init);

@@ -209,6 +209,7 @@ export function decide(
   };
 
   if (outcome.kind === "failure") {
+    if (outcome.permanent) return { retry: false, reason: outcome.code, ambiguous: false };
     const what = outcome.timeout ? "timeout" : `connection ${outcome.code}`;
     if (!outcome.sent) return bounded(backoff(), `${what} (not sent)`);
     if (cls.idempotent) return bounded(backoff(), what);

@@ -2,9 +2,10 @@
  * From a raw method and path (`phctl api GET /v1/projects/tf-a/git/repo`) back to the route
  * table, so raw calls get the same auth, retry and pagination rules as typed ones. The most
  * specific template wins (most literal segments), and path parameters must fit their
- * declared type (integer, enum).
+ * declared type (integer, enum). With an API profile, its paths are the ones matched.
  */
-import { operations, type OperationId } from "./routes.js";
+import type { RouteTable } from "./profile.js";
+import { routes, type OperationId } from "./routes.js";
 import { pathParams, restParam, type RouteDef } from "./route-def.js";
 import type { RetryClass } from "./retry.js";
 
@@ -43,12 +44,16 @@ function compile(operation: OperationId, def: RouteDef): Matcher {
   return { operation, def, regex: new RegExp(`^${source}/?$`), names, literals };
 }
 
-let matchers: Matcher[] | undefined;
-function all(): Matcher[] {
-  matchers ??= operations
-    .map(([op, def]) => compile(op, def))
-    .sort((a, b) => b.literals - a.literals);
-  return matchers;
+const matchers = new WeakMap<RouteTable, Matcher[]>();
+function all(table: RouteTable): Matcher[] {
+  let m = matchers.get(table);
+  if (!m) {
+    m = (Object.entries(table) as [OperationId, RouteDef][])
+      .map(([op, def]) => compile(op, def))
+      .sort((a, b) => b.literals - a.literals);
+    matchers.set(table, m);
+  }
+  return m;
 }
 
 function fits(def: RouteDef, name: string, value: string): boolean {
@@ -57,10 +62,17 @@ function fits(def: RouteDef, name: string, value: string): boolean {
   return values ? values.includes(value) : value.length > 0;
 }
 
-/** The route of a method and a path (without query string), or undefined. */
-export function matchRoute(method: string, path: string): RouteMatch | undefined {
+/**
+ * The route of a method and a path (without query string), or undefined; `table` is the
+ * effective route table (an API profile's paths), by default the route table itself.
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+  table: RouteTable = routes,
+): RouteMatch | undefined {
   const m = method.toUpperCase();
-  for (const r of all()) {
+  for (const r of all(table)) {
     if (r.def.method !== m) continue;
     const hit = r.regex.exec(path);
     if (!hit) continue;

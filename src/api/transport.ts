@@ -1,10 +1,18 @@
 /**
- * The wire: one undici Agent (keep-alive pools per origin, connections ≈ the client's
+ * The wire: one undici dispatcher (keep-alive pools per origin, connections ≈ the client's
  * concurrency) and `send()`, which makes exactly one attempt and reports what happened —
  * an answer, or a failure classified by whether the request may have reached the server.
  * Nothing here retries, throws on a status, or knows about tokens beyond passing headers.
+ *
+ * Corporate networks (network.ts): with a proxy variable set the dispatcher is undici's
+ * EnvHttpProxyAgent, tunnelling every request through CONNECT (the proxy sees the host,
+ * never a header); a CA file adds to the trusted roots. A refused certificate is reported
+ * once per origin, naming the certificate and the setting that fixes it (tls.ts), and
+ * marked `permanent`: sending it again cannot help.
  */
-import { Agent } from "undici";
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { resolveNetwork, type NetworkSettings } from "./network.js";
+import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
 
 /** One attempt's request, fully resolved (origin, path with query string, headers). */
 export interface WireRequest {
@@ -38,6 +46,11 @@ export interface WireFailure {
   /** undici / system error code, e.g. UND_ERR_SOCKET, ECONNREFUSED. */
   code: string;
   message: string;
+  /**
+   * Sending it again cannot help (a refused TLS certificate): no retry, not an outage.
+   * `message` then is the whole explanation, for people.
+   */
+  permanent?: boolean;
 }
 
 export type WireOutcome = WireResponse | WireFailure;
@@ -57,16 +70,15 @@ const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ET
 /** Classify a thrown undici/system error (never includes headers: undici errors carry none). */
 export function classifyFailure(e: unknown): WireFailure {
   const err = e as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-  const code =
-    typeof err?.code === "string"
-      ? err.code
-      : typeof err?.cause?.code === "string"
-        ? err.cause.code
-        : "UNKNOWN";
+  const own = typeof err?.code === "string" ? err.code : undefined;
+  const cause = typeof err?.cause?.code === "string" ? err.cause.code : undefined;
+  // A certificate refused on the far side of a proxy tunnel comes wrapped (UND_ERR_PRX_TLS).
+  const code = (cause && isTlsCertificateFailure(cause) ? cause : own) ?? cause ?? "UNKNOWN";
   const message = typeof err?.message === "string" ? err.message : String(e);
   return {
     kind: "failure",
-    sent: !NOT_SENT.has(code),
+    // A refused certificate stops the handshake: nothing of the request went out.
+    sent: !NOT_SENT.has(code) && !isTlsCertificateFailure(code),
     timeout: TIMEOUTS.has(code),
     code,
     message,
@@ -91,20 +103,57 @@ export interface TransportOptions {
   connections: number;
   /** Idle keep-alive time of a pooled connection, ms. */
   keepAliveMs?: number;
+  /** Proxy and CAs (default: from the environment, `resolveNetwork()`). */
+  network?: NetworkSettings;
+}
+
+/** The dispatcher of a network: a plain Agent, or the proxy agent when a proxy is set. */
+function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatcher {
+  const tls = { timeout: 10_000, ...(network.ca.pems ? { ca: network.ca.pems } : {}) };
+  const pool = {
+    connections: opts.connections,
+    pipelining: 1,
+    keepAliveTimeout: opts.keepAliveMs ?? 10_000,
+    keepAliveMaxTimeout: 60_000,
+  };
+  if (!network.proxy) return new Agent({ ...pool, connect: tls });
+  // Empty strings, not undefined: undici would fall back to process.env otherwise.
+  return new EnvHttpProxyAgent({
+    ...pool,
+    connect: tls,
+    requestTls: tls,
+    proxyTunnel: true,
+    httpProxy: network.proxy.http,
+    httpsProxy: network.proxy.https,
+    noProxy: network.proxy.noProxy,
+  });
 }
 
 /** The keep-alive connection pool and single-attempt sender. */
 export class Transport {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** Proxy and CAs in use. */
+  readonly network: NetworkSettings;
+  /** Per origin: the explanation of its refused certificate (looked at once). */
+  readonly #tlsFailures = new Map<string, Promise<string>>();
 
   constructor(opts: TransportOptions) {
-    this.agent = new Agent({
-      connections: opts.connections,
-      pipelining: 1,
-      keepAliveTimeout: opts.keepAliveMs ?? 10_000,
-      keepAliveMaxTimeout: 60_000,
-      connect: { timeout: 10_000 },
-    });
+    this.network = opts.network ?? resolveNetwork();
+    this.agent = dispatcherOf(opts, this.network);
+  }
+
+  /** A refused certificate, explained: what the server presents, and what to set. */
+  private tlsFailure(origin: string, f: WireFailure): Promise<WireFailure> {
+    let text = this.#tlsFailures.get(`${origin} ${f.code}`);
+    if (!text) {
+      const host = new URL(origin).host;
+      text = inspectTls(origin, this.network).then(
+        (seen) => describeTlsFailure(f.code, host, seen, this.network),
+        () => describeTlsFailure(f.code, host, undefined, this.network),
+      );
+      this.#tlsFailures.set(`${origin} ${f.code}`, text);
+    }
+    return text.then((message) => ({ ...f, sent: false, permanent: true, message }));
   }
 
   /**
@@ -142,7 +191,8 @@ export class Transport {
           code: "TIMEOUT",
           message: `no answer within ${req.timeoutMs} ms`,
         };
-      return classifyFailure(e);
+      const f = classifyFailure(e);
+      return isTlsCertificateFailure(f.code) ? await this.tlsFailure(req.origin, f) : f;
     } finally {
       clearTimeout(t);
       req.signal?.removeEventListener("abort", onCallerAbort);

@@ -2,7 +2,8 @@
  * `phctl api METHOD PATH`: a raw authenticated call, like `gh api`. Prints the JSON body
  * (pretty) on stdout; on a non-2xx answer prints the error body too and fails with the
  * server's message on one stderr line (exit 1). Paths of the route table get their
- * operation's retry and idempotency rules; other paths are sent as they are.
+ * operation's retry and idempotency rules; other paths are sent as they are. `phctl api
+ * routes` and `phctl api openapi` (api-routes.ts) show the routes as phctl calls them.
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
@@ -10,6 +11,7 @@ import { ApiError } from "../api/errors.js";
 import type { QueryValue } from "../api/request.js";
 import { userError } from "../errors.js";
 import type { GlobalOptions } from "./config.js";
+import { registerApiRoutes } from "./api-routes.js";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -65,8 +67,9 @@ function print(body: unknown): void {
 }
 
 export function registerApi(program: Command): void {
-  program
-    .command("api")
+  const api = program.command("api");
+  registerApiRoutes(api);
+  api
     .description("make an authenticated call to the administration API and print the JSON answer")
     .argument("<method>", "GET, POST, PUT, PATCH or DELETE")
     .argument(
@@ -90,6 +93,8 @@ Examples:
   phctl api GET /v1/users --paginate --query organization=acme
   phctl api POST /v1/organization --data '{"organization":"acme-partner"}'
   phctl api PUT /v1/projects/tf-a --data @project.json
+  phctl api routes                 # every operation's method and path (API profile applied)
+  phctl api openapi                # the OpenAPI document as phctl calls the API
 
 Without --api-url / PHCTL_API_URL the call goes to the embedded reference server
 (.phctl/embedded.sqlite). The token comes from PHCTL_TOKEN or --token-file.`,

@@ -19,7 +19,7 @@ import { Journal, planDigest, settleJobs, type InFlightJob } from "../engine/jou
 import { acquireLock } from "../engine/lock.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
-import { scopeState } from "../engine/verify.js";
+import { scopeState } from "../engine/scope.js";
 import { kinds } from "../kinds/index.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";

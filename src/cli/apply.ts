@@ -18,6 +18,7 @@ import { HumanReporter, JsonReporter } from "../render/progress.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
+import { serviceOf } from "../manifest/settings.js";
 import { parseDurationFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
@@ -160,7 +161,7 @@ async function applyWith(
       concurrency: concurrencyOf(o.concurrency, state.config.concurrency),
     },
     {
-      ...(state.config.organization ? { organization: state.config.organization } : {}),
+      ...serviceOf(state.config),
       client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
     },
   );

@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { ApiClient, type ClientOptions } from "../api/client.js";
 import { humanDuration } from "../api/errors.js";
 import type { ClientEvent } from "../api/request.js";
+import { resolveNetwork, type NetworkSettings } from "../api/network.js";
 import { userError } from "../errors.js";
+import { loadApiProfileFor } from "./api-profile.js";
 import { redact, registerSecret } from "./redact.js";
 
 /** The program's global options (see program.ts) plus the client knobs commands may add. */
@@ -26,6 +28,8 @@ export interface GlobalOptions {
   maxRps?: string | number;
   /** Requests in flight at once (`--concurrency`). */
   concurrency?: string | number;
+  /** `--api-profile FILE`: the service's shape where it differs from the route table. */
+  apiProfile?: string;
 }
 
 /** Resolved settings; `apiUrl` undefined means "use the embedded server". */
@@ -96,6 +100,8 @@ export interface Connection {
   /** True when talking to the in-process reference server. */
   embedded: boolean;
   apiUrl: string;
+  /** Proxy and CAs the client's connections use (`phctl doctor` shows them). */
+  network: NetworkSettings;
   /** Close the client (and the embedded server); prints the metrics summary with --verbose. */
   close(): Promise<void>;
 }
@@ -110,6 +116,14 @@ export interface ConnectOptions {
   organization?: string;
   /** Extra client options (commands and tests). */
   client?: Partial<ClientOptions>;
+  /** PEM bundle of extra CAs: phctl.yaml's `caFile:`, resolved (else env PHCTL_CA_FILE). */
+  caFile?: string;
+  /**
+   * phctl.yaml's `apiProfile:` (settings.ts `apiProfileOf`), or null when the command read a
+   * phctl.yaml that names none; undefined: the working directory's phctl.yaml is asked.
+   * `--api-profile` wins (cli/api-profile.ts).
+   */
+  apiProfile?: string | null;
 }
 
 /** The stderr line of a client event, for people (undefined: nothing to say). */
@@ -179,6 +193,7 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
   const cfg = resolveConfig(global, o.env);
   registerSecret(cfg.token);
   registerSecret(cfg.gitToken);
+  const profile = await loadApiProfileFor(global.apiProfile, o.apiProfile, o.cwd);
 
   const onEvent = (e: ClientEvent) => {
     if (!global.verbose && !global.json && !ALWAYS.has(e.type)) return;
@@ -198,6 +213,7 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
       maxRps: cfg.maxRps,
       ...(cfg.concurrency ? { concurrency: cfg.concurrency } : {}),
       onEvent,
+      ...(profile ? { profile } : {}),
       ...o.client,
     });
   const finish = (client: ApiClient) => {
@@ -206,14 +222,20 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
   };
 
   if (cfg.apiUrl) {
+    const network = resolveNetwork({
+      ...(o.env ? { env: o.env } : {}),
+      ...(o.caFile !== undefined ? { caFile: o.caFile } : {}),
+    });
     const client = clientOptions(cfg.apiUrl, cfg.token!, {
       ...(cfg.gitApiUrl ? { gitApiUrl: cfg.gitApiUrl } : {}),
       ...(cfg.gitToken ? { gitToken: cfg.gitToken } : {}),
+      network,
     });
     return {
       client,
       embedded: false,
       apiUrl: cfg.apiUrl,
+      network,
       async close() {
         finish(client);
         await client.close();
@@ -231,20 +253,29 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
   const { buildServer, developmentToken } = await import("../server/app.js");
   const token = developmentToken(o.organization ?? "acme");
   registerSecret(token.secret);
-  const server = await buildServer({ db: join(dir, "embedded.sqlite"), tokens: [token] });
+  // The embedded server speaks the profile too: the same commands work against either.
+  const server = await buildServer({
+    db: join(dir, "embedded.sqlite"),
+    tokens: [token],
+    ...(profile ? { apiProfile: profile } : {}),
+  });
   const url = await server.listen(0, "127.0.0.1");
   write(
     `phctl: no API URL configured (--api-url or PHCTL_API_URL): using the embedded reference server on .phctl/embedded.sqlite`,
   );
+  // The embedded server is on loopback: never through a proxy.
+  const network = resolveNetwork({ ...(o.env ? { env: o.env } : {}), noProxy: true });
   const client = clientOptions(url, token.secret, {
     // The embedded server also serves the delivery-metrics API, with the same token.
     gitApiUrl: `${url}/git-api`,
     gitToken: token.secret,
+    network,
   });
   return {
     client,
     embedded: true,
     apiUrl: url,
+    network,
     async close() {
       finish(client);
       await client.close();

@@ -8,14 +8,16 @@ import type { Command } from "commander";
 import { PhctlError, userError } from "../errors.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import { loadManifests } from "../manifest/load.js";
-import type { DesiredState, Diagnostic } from "../manifest/types.js";
+import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
 import type { Plan } from "../engine/plan.js";
+import type { JournalFacts } from "../engine/read-context.js";
 import { runPlan } from "../engine/run-plan.js";
 import { renderJson } from "../render/json.js";
 import { renderMarkdown } from "../render/markdown.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { connect, type GlobalOptions } from "./config.js";
+import { serviceOf } from "../manifest/settings.js";
 import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
 
@@ -36,7 +38,15 @@ export function checkFormat(format: string): PlanFormat {
 export async function loadOrFail(
   paths: string[],
 ): Promise<{ state: DesiredState; diagnostics: Diagnostic[]; files: string[] }> {
-  const { state, diagnostics, files } = await loadManifests(paths);
+  return checkLoaded(await loadManifests(paths), paths);
+}
+
+/** Print a load's diagnostics to stderr; refuse when it found no manifests or errors. */
+export function checkLoaded(
+  loaded: LoadResult,
+  paths: readonly string[],
+): { state: DesiredState; diagnostics: Diagnostic[]; files: string[] } {
+  const { state, diagnostics, files } = loaded;
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (files.length === 0)
     throw userError("NO_MANIFESTS", `no manifest files (*.yaml, *.yml) in ${paths.join(" ")}`);
@@ -59,13 +69,16 @@ export interface PlanRun {
   connection: Awaited<ReturnType<typeof connect>>;
 }
 
-/** Load, connect, plan. The caller closes the connection (apply keeps using it). */
-export async function makePlan(
-  paths: string[],
-  cmd: Command,
-  targets?: string[],
-): Promise<PlanRun> {
-  const { state, diagnostics, files } = await loadOrFail(paths);
+/** A connection to the service a config names, and what its apply journal knows. */
+export interface Service {
+  connection: Awaited<ReturnType<typeof connect>>;
+  /** As plans record it: the URL, or "embedded". */
+  apiUrl: string;
+  facts: JournalFacts;
+}
+
+/** Connect for `state` (phctl.yaml's URL and concurrency unless flags say otherwise). */
+export async function openService(state: DesiredState, cmd: Command): Promise<Service> {
   const global = cmd.optsWithGlobals<GlobalOptions & { journal?: string }>();
   // Reads in flight at once: --concurrency, else phctl.yaml's `concurrency`.
   global.concurrency ??= state.config.concurrency;
@@ -73,14 +86,27 @@ export async function makePlan(
     global.apiUrl || process.env.PHCTL_API_URL || !state.config.apiUrl
       ? global
       : { ...global, apiUrl: state.config.apiUrl };
-  const connection = await connect(
-    withConfigUrl,
-    state.config.organization ? { organization: state.config.organization } : {},
-  );
+  const connection = await connect(withConfigUrl, serviceOf(state.config));
   try {
     const apiUrl = connection.embedded ? "embedded" : connection.apiUrl;
     // What the apply journal knows (welcome mails earlier applies owe), read only.
     const facts = factsOf(journalOf(journalFileOf(global.journal, state), apiUrl));
+    return { connection, apiUrl, facts };
+  } catch (e) {
+    await connection.close();
+    throw e;
+  }
+}
+
+/** Load, connect, plan. The caller closes the connection (apply keeps using it). */
+export async function makePlan(
+  paths: string[],
+  cmd: Command,
+  targets?: string[],
+): Promise<PlanRun> {
+  const { state, diagnostics, files } = await loadOrFail(paths);
+  const { connection, apiUrl, facts } = await openService(state, cmd);
+  try {
     const plan = await runPlan({
       api: connection.client,
       state,

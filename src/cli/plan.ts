@@ -1,10 +1,11 @@
 /**
  * `phctl plan [PATH…]`: read live state, diff, print the plan (text, markdown, json);
  * `--out` stores it for `apply`; `--detailed-exitcode` exits 2 when something differs;
- * `--base DIR` separates what this change does from drift already present.
+ * `--base DIR` plans only what the change from that config touches and separates it from
+ * drift already present (src/cli/plan-base.ts); `--full` with it plans everything.
  */
 import type { Command } from "commander";
-import type { Plan } from "../engine/plan.js";
+import { userError } from "../errors.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
 
@@ -14,14 +15,8 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   target: string[];
   base?: string;
+  full?: boolean;
   journal?: string;
-}
-
-/** Keys+actions of `base` entries also in `head`: drift that was there before this change. */
-export function markDrift(head: Plan, base: Plan): Plan {
-  const before = new Set(base.entries.map((e) => `${e.action} ${e.key}`));
-  const drift = head.entries.filter((e) => before.has(`${e.action} ${e.key}`)).map((e) => e.key);
-  return { ...head, drift: [...new Set(drift)].sort() };
 }
 
 export function registerPlan(program: Command): void {
@@ -50,8 +45,9 @@ export function registerPlan(program: Command): void {
     )
     .option(
       "--base <dir>",
-      "plan this base config too: separate this change from drift already present",
+      "the config this change starts from (a checkout of the target branch): plan only what the change touches, and separate it from drift already present",
     )
+    .option("--full", "with --base: plan everything, not only what the change touches")
     .addHelpText(
       "after",
       `
@@ -60,27 +56,32 @@ Examples:
   phctl plan --format markdown > plan.md       # a pull-request comment
   phctl plan --out plan.json && phctl apply plan.json
   phctl plan --target project/trusted-firmware-a
-  phctl plan . --base ../main-checkout --format markdown`,
+  phctl plan . --base ../main-checkout --format markdown   # a pull request: what it changes
+  phctl plan . --base ../main-checkout --full              # everything, split the same way`,
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
       // Loaded when the command runs: `validate` and `--help` need none of the engine.
       const { bindToManifests, checkFormat, makePlan, render, writeAtomically } =
         await import("./plan-common.js");
       const format = checkFormat(o.format);
+      if (o.full && !o.base)
+        throw userError(
+          "BAD_FLAG",
+          "--full goes with --base (without --base, plan plans everything)",
+        );
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
-      const run = await makePlan(paths, cmd, o.target);
-      let plan = bindToManifests(run.plan, {
+      const run = o.base
+        ? await (
+            await import("./plan-base.js")
+          ).makeBasePlan(paths, { base: o.base, full: o.full === true, targets: o.target }, cmd)
+        : await makePlan(paths, cmd, o.target);
+      await run.close();
+      const plan = bindToManifests(run.plan, {
         paths,
         files: run.files,
         ...(run.state.config.source ? { config: run.state.config.source.file } : {}),
         ...(o.out ? { planFile: o.out } : {}),
       });
-      await run.close();
-      if (o.base) {
-        const base = await makePlan([o.base], cmd, o.target);
-        await base.close();
-        plan = markDrift(plan, base.plan);
-      }
       if (o.out) writeAtomically(o.out, renderJson(plan));
       process.stdout.write(
         render(plan, format, {

@@ -11,7 +11,9 @@ import { registerSchema } from "./schema.js";
 import { registerPlan } from "./plan.js";
 import { registerDrift } from "./drift.js";
 import { registerApply } from "./apply.js";
+import { registerComment } from "./comment.js";
 import { registerExport } from "./export.js";
+import { registerDoctor } from "./doctor.js";
 
 export function buildProgram(): Command {
   const program = new Command("phctl")
@@ -25,6 +27,10 @@ export function buildProgram(): Command {
     .option("-v, --verbose", "more detail on errors and API calls")
     .option("--no-color", "no colour (also NO_COLOR)")
     .option("--json", "structured log lines for CI")
+    .option(
+      "--api-profile <file>",
+      "API profile: the service's paths and envelopes where they differ (else apiProfile: in phctl.yaml)",
+    )
     .exitOverride()
     .configureOutput({
       writeErr: (s) => process.stderr.write(s),
@@ -38,7 +44,9 @@ export function buildProgram(): Command {
   registerPlan(program);
   registerDrift(program);
   registerApply(program);
+  registerComment(program);
   registerExport(program);
+  registerDoctor(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parse as parseYaml } from "yaml";
 import { userError } from "../errors.js";
+import { loadApiProfileFor } from "./api-profile.js";
 import { parseTokenSpec, parseTokensFile } from "../server/auth.js";
 import type { TokenSpec } from "../server/options.js";
 import type { SeedDocument } from "../server/seed.js";
@@ -84,9 +85,13 @@ export function registerServe(program: Command): void {
 Examples:
   phctl serve                                   # in memory, prints a development token
   phctl serve --db ph.sqlite --port 9000 --token s3cret:system-admin:acme
-  phctl serve --latency 20 --fault-rate 0.1 --queue-delay 200   # a realistic chaos target`,
+  phctl serve --latency 20 --fault-rate 0.1 --queue-delay 200   # a realistic chaos target
+  phctl serve --api-profile profiles/example-api-profile.yaml   # a service shaped differently
+
+--api-profile FILE serves the API as the profile describes it (its paths and methods, list
+envelope, pagination and queue id names); clients need the same profile.`,
     )
-    .action(async (o: ServeOptions) => {
+    .action(async (o: ServeOptions, cmd: Command) => {
       // Loaded here, not at the top: other commands should not pay for fastify and SQLite.
       const { buildServer, developmentToken } = await import("../server/app.js");
       const { seed } = await import("../server/seed.js");
@@ -98,6 +103,9 @@ Examples:
       } catch (e) {
         throw userError("BAD_TOKEN", (e as Error).message);
       }
+      const flag = cmd.optsWithGlobals<{ apiProfile?: string }>().apiProfile;
+      // Only a profile asked for: serve never picks up the working directory's phctl.yaml.
+      const apiProfile = await loadApiProfileFor(flag, null);
       const dev = tokens.length === 0 ? developmentToken() : undefined;
       if (dev) tokens.push(dev);
       let doc: SeedDocument | undefined;
@@ -121,6 +129,7 @@ Examples:
           maxPageSize: num("max-page-size", o.maxPageSize, 1),
           control: o.control,
           logger: o.log === true,
+          ...(apiProfile ? { apiProfile } : {}),
         });
       } catch (e) {
         throw userError("SERVER_START", `cannot start the server: ${(e as Error).message}`);
@@ -151,6 +160,8 @@ Examples:
         );
       }
       process.stdout.write(`phctl reference server listening on ${url}\n`);
+      if (apiProfile?.file)
+        process.stdout.write(`serving the API as the API profile ${apiProfile.file} shapes it\n`);
       if (dev) {
         process.stdout.write(
           `development token (system-admin, parent organization ${dev.parentOrganization}):\n` +

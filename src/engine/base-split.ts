@@ -38,7 +38,8 @@ export function splitByBase(head: Plan, base: Pick<Plan, "entries">): Plan {
 
 function withoutDrift(e: PlanEntry): PlanEntry {
   if (e.driftFields === undefined) return e;
-  const { driftFields: _drop, ...rest } = e;
+  const rest = { ...e };
+  delete rest.driftFields;
   return rest;
 }
 

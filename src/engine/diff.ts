@@ -72,7 +72,8 @@ export function diffObject(
       reason: `${mutable.map((c) => c.field).join(", ")} differ${mutable.length === 1 ? "s" : ""}`,
       source: sourceRef(d),
       dependsOn: [...d.dependsOn],
-      destructive: false,
+      // Archiving (a repository's status) takes it out of use: reviewers must see it.
+      destructive: mutable.some((c) => c.field === "status" && c.after === "archived"),
     });
   }
   for (const c of fixed) {

@@ -9,7 +9,10 @@
  *   memberships or repositories of one project or team (one removal is always allowed,
  *   unless maxRemovals is 0), unless `--allow-mass-removal`;
  * - the admin floor: a project is never left without an admin, nor a declared git group
- *   without a maintainer (users or organization teams);
+ *   without a maintainer (users or organization teams) — judged on the projects whose
+ *   admins or maintainers the plan changes, and on the projects it creates: one created
+ *   without its access entries (a dependency of a targeted or scoped object) is judged by
+ *   its manifest, whose admins a later apply adds;
  * - a saved plan whose objects changed since it was made is stale (`staleObjects`).
  */
 import { kinds as allKinds } from "../kinds/index.js";
@@ -187,13 +190,26 @@ export function adminFloor(
       planned.get(`${slug} ${l}`) ?? [],
       `project/${slug}/access/${l}/`,
     );
+  /**
+   * Left without anyone: a level the plan changes, or the level of an object it creates —
+   * unless the plan leaves that level alone and the manifest declares someone on it.
+   */
+  const empty = (
+    slug: string,
+    l: "admins" | "maintainers",
+    r: ReturnType<typeof level>,
+    created: boolean,
+    declared: number,
+  ) =>
+    r.keys.size === 0 &&
+    (r.changed || (created && (planned.has(`${slug} ${l}`) || declared === 0)));
   const how = (r: { removed: string[] }) =>
     r.removed.length > 0 ? `the plan removes ${list(r.removed)}` : "none is declared";
   const out: Refusal[] = [];
   for (const p of state.projects) {
     const admins = level(p.slug, "admins");
     const newProject = creates.has(projectKey(p.slug));
-    if ((admins.changed || newProject) && admins.keys.size === 0)
+    if (empty(p.slug, "admins", admins, newProject, p.access.admins.users.length))
       out.push({
         rail: "admin-floor",
         message: `refusing: project ${p.slug} would be left without any admin (${how(admins)}); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)`,
@@ -201,7 +217,9 @@ export function adminFloor(
     if (!p.git) continue;
     const maintainers = level(p.slug, "maintainers");
     const newGroup = newProject || creates.has(groupKey(p.slug));
-    if ((maintainers.changed || newGroup) && maintainers.keys.size === 0)
+    const declared =
+      p.access.maintainers.users.length + p.access.maintainers.organizationTeams.length;
+    if (empty(p.slug, "maintainers", maintainers, newGroup, declared))
       out.push({
         rail: "admin-floor",
         message: `refusing: the git group of project ${p.slug} would be left without a maintainer (${how(maintainers)}); declare users or organizationTeams under spec.access.maintainers (or pass --allow-no-admin if that is intended)`,

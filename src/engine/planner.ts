@@ -1,12 +1,15 @@
 /**
  * Build a plan from desired and live objects of every kind: pure, no I/O. Handles
  * ownership (authoritative lists, pruning, unmanaged objects), `phctl/protect`, `ignore`
- * globs, `--target` selection and the per-object fingerprints a saved plan carries.
+ * globs, scopes (src/engine/scope.ts: only the top-level objects in scope are diffed, and
+ * nothing outside it is listed or deleted), `--target` selection and the per-object
+ * fingerprints a saved plan carries.
  */
 import { createHash } from "node:crypto";
 import type { DesiredState } from "../manifest/types.js";
-import type { DiffContext, DesiredObject, LiveObject, ResourceKind } from "../kinds/kind.js";
+import type { DiffContext, LiveObject, ResourceKind } from "../kinds/kind.js";
 import { deleteEntry, diffObject } from "./diff.js";
+import { desiredOf, topKeyOf, type DesiredByKind } from "./scope.js";
 import {
   PLAN_FORMAT_VERSION,
   summarize,
@@ -27,6 +30,13 @@ export interface PlanInput {
   stats: Plan["stats"];
   warnings?: PlanWarning[];
   targets?: readonly string[];
+  /**
+   * A scoped plan: the top-level keys (`project/<slug>`, `user/<name>`, …) diffed. Objects
+   * outside it — declared or live — are neither planned nor listed as unmanaged.
+   */
+  scope?: ReadonlySet<string>;
+  /** The state's declared objects by kind, when the caller computed them (`desiredOf`). */
+  desired?: DesiredByKind;
   now?: string;
 }
 
@@ -56,9 +66,9 @@ export function buildPlan(input: PlanInput): Plan {
   const { state, kinds, ctx } = input;
   const ignore = state.config.ignore.map(globToRegExp);
   const ignored = (key: string) => ignore.some((r) => r.test(key));
-  const desiredByKind = new Map<string, DesiredObject[]>(
-    kinds.map((k) => [k.kind, k.desired(state)]),
-  );
+  const scope = input.scope;
+  const outside = (key: string) => scope !== undefined && !scope.has(topKeyOf(key));
+  const desiredByKind: DesiredByKind = input.desired ?? desiredOf(state, kinds);
   const declared = new Set<string>();
   const protectedKeys = new Set<string>();
   for (const list of desiredByKind.values()) {
@@ -76,14 +86,14 @@ export function buildPlan(input: PlanInput): Plan {
   for (const kind of kinds) {
     const live = new Map((input.live.get(kind.kind) ?? []).map((l) => [l.key, l]));
     for (const d of desiredByKind.get(kind.kind) ?? []) {
-      if (ignored(d.key)) continue;
+      if (ignored(d.key) || outside(d.key)) continue;
       const l = live.get(d.key);
       const found = diffObject(kind, d, l, ctx);
       if (found.length > 0 && l) fingerprints[d.key] = fingerprint(l);
       entries.push(...found);
     }
     for (const l of live.values()) {
-      if (declared.has(l.key) || ignored(l.key)) continue;
+      if (declared.has(l.key) || ignored(l.key) || outside(l.key)) continue;
       const own = kind.ownership;
       switch (own.mode) {
         case "ignored":
@@ -155,6 +165,7 @@ export function buildPlan(input: PlanInput): Plan {
     stats: input.stats,
     fingerprints: Object.fromEntries(Object.entries(fingerprints).filter(([k]) => keep.has(k))),
     ...(input.targets && input.targets.length > 0 ? { targets: [...input.targets] } : {}),
+    ...(scope ? { scope: [...scope].sort() } : {}),
   };
 }
 

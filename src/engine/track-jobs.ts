@@ -46,7 +46,7 @@ export function trackJobs(api: ApiClient, hooks: JobHooks): ApiClient {
   const call: LooseCall = async (op, ...args) => {
     const res = await (api.call as unknown as LooseCall)(op, ...args);
     const queue = queueOf(op);
-    const id = queue ? queueIdOf(res) : undefined;
+    const id = queue ? queueIdOf(res, op) : undefined;
     if (queue && id) announce(queue, id);
     return res;
   };
@@ -78,7 +78,7 @@ export function trackJobs(api: ApiClient, hooks: JobHooks): ApiClient {
       if (!queue || !open) throw e;
       return { response: { queueid: open }, job: await waitForJob(queue, open, wait) };
     }
-    const id = queue ? queueIdOf(response) : undefined;
+    const id = queue ? queueIdOf(response, op) : undefined;
     const job = queue && id ? await waitForJob(queue, id, wait) : undefined;
     return { response, job };
   };

@@ -9,6 +9,7 @@ import type { ResourceKind } from "../kinds/kind.js";
 import type { DesiredState } from "../manifest/types.js";
 import type { Action, FieldChange, PlanEntry } from "./plan.js";
 import { runPlanWithLive } from "./run-plan.js";
+import { scopeState } from "./scope.js";
 
 /** A touched key that still differs after apply. */
 export interface Inconsistency {
@@ -37,25 +38,10 @@ export interface VerifyOptions {
 /**
  * The desired state narrowed to the objects apply touched (and their parents), so the
  * verification reads only those: a project's reads, not every project's. References were
- * checked by the plan itself and are not checked again.
+ * checked by the plan itself and are not checked again. (Kept here for the callers that
+ * import it from this module; it lives in scope.ts.)
  */
-export function scopeState(state: DesiredState, touched: Iterable<string>): DesiredState {
-  const top = (prefix: string) =>
-    new Set([...touched].filter((k) => k.startsWith(`${prefix}/`)).map((k) => k.split("/")[1]));
-  const projects = top("project");
-  const users = top("user");
-  const teams = top("team");
-  const organizations = top("organization");
-  return {
-    ...state,
-    organizations: state.organizations.filter((x) => organizations.has(x.name)),
-    users: state.users.filter((x) => users.has(x.username)),
-    teams: state.teams.filter((x) => teams.has(x.name)),
-    projects: state.projects.filter((x) => projects.has(x.slug)),
-    referencedUsers: [],
-    referencedOrganizations: [],
-  };
-}
+export { scopeState };
 
 export async function verifyApply(o: VerifyOptions): Promise<Inconsistency[]> {
   const touched = new Set(o.touched);

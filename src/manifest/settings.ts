@@ -1,4 +1,5 @@
 /** phctl.yaml as written → ManifestConfig with defaults filled and units resolved. */
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DEFAULTS } from "./schema/common.js";
 import type { ConfigDocument } from "./schema/config.js";
 import type { ManifestConfig, Source } from "./types.js";
@@ -38,6 +39,42 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
   if (d.organization !== undefined) config.organization = d.organization;
   if (d.apiUrl !== undefined) config.apiUrl = d.apiUrl;
   if (d.journal !== undefined) config.journal = d.journal;
+  if (d.caFile !== undefined) config.caFile = d.caFile;
+  if (d.apiProfile !== undefined) config.apiProfile = d.apiProfile;
   if (source) config.source = source;
   return config;
+}
+
+/** phctl.yaml's `caFile:` as a path (it is relative to phctl.yaml's directory), if set. */
+export function caFileOf(config: ManifestConfig, cwd = process.cwd()): string | undefined {
+  if (config.caFile === undefined) return undefined;
+  return resolve(cwd, config.source ? dirname(config.source.file) : ".", config.caFile);
+}
+
+/**
+ * phctl.yaml's `apiProfile:` as a path from the working directory (it is written relative to
+ * phctl.yaml's directory), if set.
+ */
+export function apiProfileOf(config: ManifestConfig): string | undefined {
+  if (config.apiProfile === undefined) return undefined;
+  if (isAbsolute(config.apiProfile) || !config.source) return config.apiProfile;
+  return join(dirname(config.source.file), config.apiProfile).split(sep).join("/");
+}
+
+/**
+ * What phctl.yaml says about the service, as every command that read it passes it to
+ * `connect()`: the parent organization, the CA file and the API profile (null: this
+ * phctl.yaml names none, so the working directory's is not asked).
+ */
+export function serviceOf(config: ManifestConfig): {
+  organization?: string;
+  caFile?: string;
+  apiProfile: string | null;
+} {
+  const caFile = caFileOf(config);
+  return {
+    ...(config.organization ? { organization: config.organization } : {}),
+    ...(caFile !== undefined ? { caFile } : {}),
+    apiProfile: apiProfileOf(config) ?? null,
+  };
 }

@@ -62,6 +62,10 @@ export interface ManifestConfig {
   outageTimeout: number;
   /** The apply journal as written in phctl.yaml (relative to phctl.yaml's directory). */
   journal?: string;
+  /** Extra CA certificates (PEM) as written in phctl.yaml (relative to its directory). */
+  caFile?: string;
+  /** The API profile as written in phctl.yaml (relative to its directory). */
+  apiProfile?: string;
   /** Mass-removal guard as a fraction (0.25 = 25 %). */
   maxRemovals: number;
   /** Whether data-bearing objects that no manifest declares are planned for deletion. */

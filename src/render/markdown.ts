@@ -1,123 +1,85 @@
 /**
- * The plan as a pull-request comment: a summary table first; destructive, ticket and
- * blocked entries called out; then collapsible details per project. It stays under
- * `maxChars` (default 60,000, below GitHub's comment limit): when the details do not fit
- * they are cut, with a pointer to the JSON plan artifact. A pure function of the plan.
+ * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`). In order:
+ * the hidden marker, the verdict line, the apply outcome, the destructive block, counts
+ * per kind, warnings, the changes (split into this pull request and drift already present
+ * with `plan --base`), tickets and blocked entries, details collapsed per project, and a
+ * footer. It never exceeds `maxChars`: the verdict, counts and destructive block always
+ * fit (the latter in a compact form when needed); the other parts share what is left and
+ * are cut only between whole items, naming what was left out and where the full plan is.
+ * A pure function of the plan.
  */
-import type { Plan, PlanEntry } from "../engine/plan.js";
-import { projectOf } from "../engine/plan.js";
-import { ACTION_SYMBOL, formatCount, formatSource, formatValue } from "./style.js";
-import { summaryLine } from "./text.js";
+import type { Plan } from "../engine/plan.js";
+import { share } from "./budget.js";
+import { destructiveMin, renderDestructive } from "./markdown-destructive.js";
+import { detailsPart } from "./markdown-details.js";
+import { shorten } from "./markdown-escape.js";
+import { groupEntries } from "./markdown-groups.js";
+import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
+import { countsTable, footerLine, verdictLine } from "./markdown-summary.js";
 
 export interface MarkdownOptions {
+  /** The platform's limit on a comment; default 65,536 (GitHub). GitLab: 1,000,000. */
   maxChars?: number;
-  /** Where the full JSON plan can be found (named in the cut notice). */
+  /** Where the full plan is (named by every cut), as markdown. */
   artifactHint?: string;
+  /** Hidden HTML comment(s) placed first (finds the comment again); counted in the budget. */
+  marker?: string;
+  /** One markdown line shown right under the verdict (the apply result). */
+  outcome?: string;
+  footer?: { baseCommit?: string; headCommit?: string; runUrl?: string };
 }
 
-function detailLines(e: PlanEntry): string[] {
-  const src = formatSource(e.source);
-  const lines = [
-    `${ACTION_SYMBOL[e.action]} ${e.key} (${e.kind}) ${e.action}${src ? `  # ${src}` : ""}`,
+export const GITHUB_COMMENT_LIMIT = 65_536;
+const DEFAULT_ARTIFACT = "the JSON plan (`phctl plan --out plan.json`)";
+const GAP = "\n\n";
+
+/** Without `plan.drift` (no --base) there is no split: stray `driftFields` are ignored. */
+function withoutSplit(plan: Plan): Plan {
+  if (plan.drift !== undefined || !plan.entries.some((e) => e.driftFields)) return plan;
+  return { ...plan, entries: plan.entries.map(({ driftFields: _drop, ...e }) => e) };
+}
+
+export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string {
+  const plan = withoutSplit(input);
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const artifact = opts.artifactHint ?? DEFAULT_ARTIFACT;
+  const drift = new Set(plan.drift ?? []);
+  const groups = groupEntries(plan.entries);
+  // Shown in this order; [weight] of each part that shares the budget.
+  const shared: [Part, number][] = [
+    [warningsPart(plan, artifact), 1],
+    [sectionsPart(plan, artifact), 1],
+    [ticketsPart(plan, artifact), 2],
+    [detailsPart(groups, drift, artifact), 4],
   ];
-  if (e.action === "create" && e.after) {
-    for (const [k, v] of Object.entries(e.after)) lines.push(`+     ${k}: ${formatValue(v)}`);
-  }
-  for (const c of e.changes)
-    lines.push(
-      `${ACTION_SYMBOL[e.action]}     ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
-    );
-  if (e.blocked) lines.push(`!     reason: ${e.blocked.reason}`);
-  return lines;
-}
-
-function bullet(e: PlanEntry, text: string): string {
-  const src = formatSource(e.source);
-  return `- \`${e.key}\`${src ? ` (${src})` : ""}: ${text}`;
-}
-
-function escapeCell(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
-
-export function renderMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
-  const max = opts.maxChars ?? 60_000;
-  const artifact = opts.artifactHint ?? "the JSON plan artifact (phctl plan --format json)";
-  const s = plan.summary;
-  const head: string[] = [];
-  head.push(`### phctl plan — ${escapeCell(plan.organization)}`, "");
-  head.push(summaryLine(plan), "");
-  head.push("| action | count |", "|---|---:|");
-  head.push(`| create | ${s.create} |`, `| update | ${s.update} |`, `| delete | ${s.delete} |`);
-  head.push(
-    `| ticket | ${s.ticket} |`,
-    `| blocked | ${s.blocked} |`,
-    `| not managed | ${s.unmanaged} |`,
-    "",
+  const marker = opts.marker ?? "";
+  const verdict = verdictLine(plan);
+  const counts = countsTable(plan);
+  const footer = footerLine(plan, opts.footer);
+  // Every part may cost a gap; the final newline is one more character.
+  const gaps = GAP.length * 9 + 1;
+  const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
+  const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
+  const outcome = opts.outcome
+    ? shorten(opts.outcome.replace(/\s*\n\s*/g, " "), Math.max(0, max - fixed - mins))
+    : "";
+  let left = max - fixed - outcome.length;
+  const destructive = renderDestructive(
+    plan,
+    left - mins + destructiveMin(plan, artifact),
+    artifact,
+    Math.floor(left / 2),
   );
-  head.push(
-    `Read ${formatCount(plan.stats.objectsRead)} objects in ${formatCount(plan.stats.apiCalls)} API calls.`,
-    "",
+  left -= destructive.length;
+  const budgets = share(
+    shared.map(([p, weight]) => ({ full: p.full, min: p.min, weight })),
+    left,
   );
-
-  const destructive = plan.entries.filter((e) => e.destructive);
-  if (destructive.length > 0) {
-    head.push(`**Destructive changes (${destructive.length})** — removals of data or access:`, "");
-    for (const e of destructive) head.push(bullet(e, e.reason || e.action));
-    head.push("");
-  }
-  const tickets = plan.entries.filter((e) => e.action === "ticket");
-  if (tickets.length > 0) {
-    head.push(
-      `**Support tickets needed (${tickets.length})** — not API operations; apply never sends them:`,
-      "",
-    );
-    for (const e of tickets) head.push(bullet(e, e.ticket?.subject ?? e.reason));
-    head.push("");
-  }
-  const blocked = plan.entries.filter((e) => e.action === "blocked");
-  if (blocked.length > 0) {
-    head.push(`**Blocked (${blocked.length})** — cannot be reached through the API:`, "");
-    for (const e of blocked)
-      head.push(bullet(e, e.blocked ? `${e.blocked.field}: ${e.blocked.reason}` : e.reason));
-    head.push("");
-  }
-  if (plan.warnings.length > 0) {
-    head.push(`**Warnings (${plan.warnings.length})**`, "");
-    for (const w of plan.warnings)
-      head.push(`- ${w.source ? `${formatSource(w.source)}: ` : ""}${w.message}`);
-    head.push("");
-  }
-
-  // Details, one collapsible block per project (and one for everything else).
-  const groups = new Map<string, PlanEntry[]>();
-  for (const e of plan.entries) {
-    const g = projectOf(e.key) ? `project ${projectOf(e.key)}` : "users, teams and organizations";
-    const list = groups.get(g) ?? [];
-    list.push(e);
-    groups.set(g, list);
-  }
-  const blocks: string[] = [];
-  for (const [name, entries] of groups) {
-    const body = entries.flatMap(detailLines).join("\n").replace(/```/g, "'''");
-    blocks.push(
-      `<details><summary>${escapeCell(name)} (${entries.length} change${entries.length === 1 ? "" : "s"})</summary>\n\n\`\`\`diff\n${body}\n\`\`\`\n\n</details>\n`,
-    );
-  }
-
-  let out = head.join("\n");
-  const cutNotice = (n: number) =>
-    `\n_${n} more detail block${n === 1 ? "" : "s"} cut to stay under ${formatCount(max)} characters; see ${artifact}._\n`;
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i];
-    const remaining = blocks.length - i;
-    if (out.length + block.length + cutNotice(remaining).length > max) {
-      out += cutNotice(remaining);
-      break;
-    }
-    out += `\n${block}`;
-  }
-  if (out.length > max)
-    out = `${out.slice(0, max - 200)}\n\n_Cut to stay under ${formatCount(max)} characters; see ${artifact}._\n`;
-  return out;
+  const body = shared.map(([p], i) => p.render(budgets[i]));
+  const out = [marker, verdict, outcome, destructive, counts, ...body, footer]
+    .filter((s) => s !== "")
+    .join(GAP);
+  // The budget arithmetic above keeps within `max`; this only guards absurd inputs (a
+  // marker alone longer than the limit).
+  return `${out.length < max ? out : out.slice(0, max - 1)}\n`;
 }

@@ -1,4 +1,4 @@
-import type { Action } from "../engine/plan.js";
+import type { Action, PlanEntry } from "../engine/plan.js";
 
 /** The mark of each action in the plan's lines (`+ ~ - !`). */
 export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
@@ -58,4 +58,35 @@ export function formatCount(n: number): string {
 /** `file:line` of a source, or "". */
 export function formatSource(s: { file: string; line: number } | null | undefined): string {
   return s ? `${s.file}:${s.line}` : "";
+}
+
+/** A value no rendering needs to show on a created object: absent, null, "", [] or {}. */
+export function isEmptyValue(v: unknown): boolean {
+  if (v === undefined || v === null || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === "object" && Object.keys(v).length === 0;
+}
+
+/** How an entry removes data or access, for people; undefined when it does not. */
+export type Destruction = "deleted" | "removed" | "archived" | "destructive";
+
+const ACCESS_KINDS = new Set(["ProjectAccess", "ProjectTeamAccess", "TeamMember"]);
+
+/**
+ * Deletions and access removals (the engine flags them `destructive`) and archives (an
+ * update that sets `status` to "archived", or `archived` to true): what a reviewer must see
+ * before anything else.
+ */
+export function destruction(e: PlanEntry): Destruction | undefined {
+  const archives =
+    e.action === "update" &&
+    e.changes.some(
+      (c) =>
+        (c.field === "status" && c.after === "archived" && c.before !== "archived") ||
+        (c.field === "archived" && c.after === true && c.before !== true),
+    );
+  if (archives) return "archived";
+  if (!e.destructive) return undefined;
+  if (e.action === "delete") return ACCESS_KINDS.has(e.kind) ? "removed" : "deleted";
+  return "destructive";
 }

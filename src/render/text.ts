@@ -1,7 +1,9 @@
 /**
  * The plan for people, in a terminal: Terraform-like `+ ~ - !` lines grouped by action,
  * each entry with its manifest source, then tickets, blocked entries, warnings and a
- * summary. A pure function of the plan.
+ * summary. With `plan --base`, the changes of this change come first and the drift
+ * already present after them; fields of a mixed entry that are drift are marked `(drift)`.
+ * A pure function of the plan.
  */
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import {
@@ -9,6 +11,7 @@ import {
   formatCount,
   formatSource,
   formatValue,
+  isEmptyValue,
   PLAIN,
   type Style,
 } from "./style.js";
@@ -42,17 +45,19 @@ function paint(style: Style, action: Action, s: string): string {
   }
 }
 
-function entryLines(e: PlanEntry, style: Style): string[] {
+function entryLines(e: PlanEntry, style: Style, base: boolean, drift = false): string[] {
   const src = formatSource(e.source);
-  const head = `  ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${style.bold(e.key)} ${style.dim(`(${e.kind})`)} ${VERB[e.action]}${src ? style.dim(`  ${src}`) : ""}`;
+  const mark = drift ? style.dim(" (drift already present)") : "";
+  const head = `  ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${style.bold(e.key)} ${style.dim(`(${e.kind})`)} ${VERB[e.action]}${mark}${src ? style.dim(`  ${src}`) : ""}`;
   const lines = [head];
   if (e.action === "create" && e.after) {
     for (const [k, v] of Object.entries(e.after))
-      lines.push(`      ${style.green("+")} ${k}: ${formatValue(v)}`);
+      if (!isEmptyValue(v)) lines.push(`      ${style.green("+")} ${k}: ${formatValue(v)}`);
   }
+  const driftFields = new Set(base ? (e.driftFields ?? []) : []);
   for (const c of e.changes) {
     lines.push(
-      `      ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
+      `      ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}${driftFields.has(c.field) ? style.dim("  (drift)") : ""}`,
     );
   }
   if (e.blocked) lines.push(`      reason: ${e.blocked.reason}`);
@@ -77,22 +82,40 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const style = opts.style ?? PLAIN;
   const out: string[] = [];
   const byAction = (a: Action) => plan.entries.filter((e) => e.action === a);
+  const base = plan.drift !== undefined;
+  const drift = new Set(plan.drift ?? []);
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
-  if (changes.length > 0) {
-    out.push("phctl will perform these actions:", "");
-    for (const e of changes) out.push(...entryLines(e, style), "");
+  if (plan.drift === undefined) {
+    if (changes.length > 0) {
+      out.push("phctl will perform these actions:", "");
+      for (const e of changes) out.push(...entryLines(e, style, base), "");
+    }
+  } else {
+    const mine = changes.filter((e) => !drift.has(e.key));
+    const theirs = changes.filter((e) => drift.has(e.key));
+    out.push(
+      mine.length > 0
+        ? "This change (compared with the base):"
+        : "No changes compared with the base.",
+      "",
+    );
+    for (const e of mine) out.push(...entryLines(e, style, base), "");
+    if (theirs.length > 0) {
+      out.push(style.yellow("Drift already present (apply will also revert it):"), "");
+      for (const e of theirs) out.push(...entryLines(e, style, base), "");
+    }
   }
   const tickets = byAction("ticket");
   if (tickets.length > 0) {
     out.push(style.magenta("Support tickets needed (apply lists them and never sends them):"), "");
-    for (const e of tickets) out.push(...entryLines(e, style), "");
+    for (const e of tickets) out.push(...entryLines(e, style, base, drift.has(e.key)), "");
   }
   const blocked = byAction("blocked");
   if (blocked.length > 0) {
     out.push(style.red("Blocked (cannot be reached through the API):"), "");
-    for (const e of blocked) out.push(...entryLines(e, style), "");
+    for (const e of blocked) out.push(...entryLines(e, style, base, drift.has(e.key)), "");
   }
   if (plan.unmanaged.length > 0) {
     if (opts.verbose) {

@@ -12,7 +12,8 @@ import Fastify, {
 import { randomBytes } from "node:crypto";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { operations, type OperationId } from "../api/routes.js";
+import type { OperationId } from "../api/routes.js";
+import { DEFAULT_PROFILE, effectiveRoutes } from "../api/profile.js";
 import { paramsSchema, restParam, toFastifyPath, type RouteDef } from "../api/route-def.js";
 import { bearer, mayCall, roleForbidden, unauthorized } from "./auth.js";
 import {
@@ -31,6 +32,7 @@ import { Db, isoNow } from "./store/db.js";
 import { sections } from "./routes/index.js";
 import { registerControl } from "./control.js";
 import { mapValidation } from "./validation-errors.js";
+import { canonicalQuery, pagingOf, shapeAnswer, shapesNothing } from "./profile-shape.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -265,7 +267,10 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
 
   const handlers = allHandlers();
   const responseChecks = new Map<OperationId, ValidateFunction>();
-  for (const [op, def] of operations) {
+  // An API profile: its paths and methods, and its envelope at the edge (profile-shape.ts).
+  const profile = options.apiProfile ?? DEFAULT_PROFILE;
+  const reshape = !shapesNothing(profile);
+  for (const [op, def] of Object.entries(effectiveRoutes(profile)) as [OperationId, RouteDef][]) {
     const handler = handlers[op] as
       | ((
           c: ServerContext,
@@ -285,6 +290,13 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
       url: toFastifyPath(def.path),
       schema,
       config: { operation: op, def },
+      ...(reshape && def.paging
+        ? {
+            preValidation: async (req: FastifyRequest) => {
+              req.query = canonicalQuery(def, req.query as Record<string, unknown>, profile);
+            },
+          }
+        : {}),
       handler: async (req, reply) => {
         if (!handler) throw new HttpError("INTERNAL", `operation ${op} is not implemented`);
         const p = { ...(req.params as Record<string, unknown>) };
@@ -294,7 +306,9 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
         }
         const result = await handler(ctx, {
           params: p,
-          query: req.query ?? {},
+          query: reshape
+            ? pagingOf(def, (req.query ?? {}) as Record<string, unknown>, profile)
+            : (req.query ?? {}),
           body: req.body,
           caller: req.caller!,
         });
@@ -314,7 +328,8 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
           );
         }
         void reply.code(status);
-        return status === 204 ? reply.send() : (body ?? null);
+        if (status === 204) return reply.send();
+        return (reshape ? shapeAnswer(def, body, profile) : body) ?? null;
       },
     });
   }

@@ -1,4 +1,6 @@
 /** Options of `buildServer()` and of `phctl serve`. */
+import type { ApiProfile } from "../api/profile.js";
+
 export interface TokenSpec {
   /** The bearer value. Never logged or echoed. */
   secret: string;
@@ -28,6 +30,11 @@ export interface ServerOptions {
   control?: boolean;
   /** Keep a request log (method, route, status) readable at /_control/requests. Default true. */
   requestLog?: boolean;
+  /**
+   * Serve the API shaped as this profile says (its paths and methods, list envelope and
+   * queue id field) instead of the route table's shape (`phctl serve --api-profile`).
+   */
+  apiProfile?: ApiProfile;
   /** Fastify logger (default off). */
   logger?: boolean;
 }

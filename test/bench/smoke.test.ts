@@ -9,6 +9,8 @@
  * - the export (the CLI) reads within 1.1 × its calls_min;
  * - an apply from empty (the CLI, queue delay 5 ms; a fifth of S) converges, its calls are
  *   counted and split into plan, walk and verification, and its bound is computed;
+ * - a pull-request plan (the CLI, one project changed, `--base`) reads within 50 calls and
+ *   plans that project alone;
  * - results.md sections are kept per size and latency, and the scaling table is built.
  * The full benchmark is `npm run bench` (bench/run.ts).
  */
@@ -28,6 +30,16 @@ import {
   type Counts,
 } from "../../bench/generate.js";
 import { parseSections, scalingTable, sectionData } from "../../bench/report.js";
+import {
+  checkScoped,
+  prPlan,
+  prRows,
+  prSection,
+  prSlug,
+  PR_CALLS_TARGET,
+  writeHead,
+  type PrRow,
+} from "../../bench/pr.js";
 import { emptyApplyRun, exportCli } from "../../bench/scenarios.js";
 import { writeExitHook } from "../../bench/serve.js";
 import { ApiClient } from "../../src/api/client.js";
@@ -169,6 +181,36 @@ describe("bench smoke (size S)", () => {
       await client.close();
       await empty.close();
     }
+  });
+
+  it("a pull-request plan (the CLI, one project changed) reads within 50 calls", async () => {
+    const base = writeOrganization(org, join(root, "pr")).dir;
+    const head = join(root, "pr", "head");
+    writeHead(base, head, prSlug(org));
+    const ch = { url: t.url, token, hook, work };
+    const s = await prPlan(ch, api, { head, base }, { full: false, concurrency: 16 });
+    console.log(`bench smoke S: pull-request plan ${s.calls} calls, ${Math.round(s.wallMs)} ms`);
+    checkScoped(s, prSlug(org)); // throws unless exactly the change, scoped to its project
+    expect(s.calls).toBeLessThanOrEqual(PR_CALLS_TARGET);
+    expect(s.calls).toBeGreaterThan(0);
+    // The section keeps one row per size and latency; a new run replaces its own.
+    const row = (size: PrRow["size"], calls: number): PrRow => ({
+      size,
+      latency: 20,
+      resources: 1,
+      projects: 1,
+      scoped: { calls, wallMs: 1000, planMs: 100 },
+      full: { calls: 505, wallMs: 2000, planMs: 900 },
+      when: "now",
+      machine: "here",
+    });
+    const text = prSection([], [row("L", 12), row("S", 11)]);
+    const again = prSection(prRows(text), [row("S", 13)]);
+    expect(prRows(again).map((r) => [r.size, r.scoped.calls])).toEqual([
+      ["S", 13],
+      ["L", 12],
+    ]);
+    expect(again).toContain("## Pull-request plan, scoped");
   });
 
   it("results.md: sections by size and latency, older ones kept; the scaling table", () => {

@@ -466,9 +466,16 @@ describe("safety rails (pure)", () => {
     expect(msgs[0]).toMatch(/removes 2 of 2 team memberships of team t/);
   });
 
-  const state = (git: boolean) =>
+  const level = (users: string[] = []) => ({ users, organizationTeams: [] });
+  const state = (git: boolean, admins: string[] = []) =>
     ({
-      projects: [{ slug: "p", ...(git ? { git: {} } : {}) }],
+      projects: [
+        {
+          slug: "p",
+          access: { admins: level(admins), maintainers: level(admins) },
+          ...(git ? { git: {} } : {}),
+        },
+      ],
     }) as unknown as DesiredState;
 
   it("keeps an admin on every project and a maintainer on every declared git group", () => {
@@ -512,6 +519,14 @@ describe("safety rails (pure)", () => {
     expect(adminFloor([add("project/p", "Project")], new Map(), state(false))[0].message).toMatch(
       /project p would be left without any admin \(none is declared\)/,
     );
+    // A new project whose admins the plan leaves to a later apply (a dependency of a
+    // targeted object): judged by its manifest, which declares one.
+    expect(adminFloor([add("project/p", "Project")], new Map(), state(true, ["a"]))).toEqual([]);
+    // …but not when the plan touches its admins and none gets added (blocked).
+    const blocked = { ...add("project/p/access/admins/user/a"), action: "blocked" as const };
+    expect(
+      adminFloor([add("project/p", "Project"), blocked], new Map(), state(false, ["a"]))[0].message,
+    ).toMatch(/project p would be left without any admin/);
   });
 
   it("deletes data-bearing objects only with allowDelete, never under phctl/protect", async () => {

@@ -41,13 +41,11 @@ describe("compareReviewed", () => {
     fc.assert(
       fc.property(plansArb, (entries) => {
         expect(compareReviewed(entries, entries)).toEqual({ differences: [], inPlace: [] });
-        const reordered = [...entries]
-          .reverse()
-          .map((e) => ({
-            ...e,
-            before: null,
-            changes: e.changes.map((c) => ({ ...c, before: 0 })),
-          }));
+        const reordered = [...entries].reverse().map((e) => ({
+          ...e,
+          before: null,
+          changes: e.changes.map((c) => ({ ...c, before: 0 })),
+        }));
         expect(changesDigest(reordered)).toBe(changesDigest(entries));
       }),
     );

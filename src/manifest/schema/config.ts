@@ -49,6 +49,22 @@ export const ConfigDocument = Strict(
         examples: [".phctl/journal.jsonl"],
       }),
     ),
+    caFile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "PEM file of extra CA certificates the API connections trust besides the system roots (a private or TLS-inspecting proxy CA), relative to this file's directory; env PHCTL_CA_FILE when absent; NODE_EXTRA_CA_CERTS works too",
+        examples: ["certs/corp-root-ca.pem"],
+      }),
+    ),
+    apiProfile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "API profile of the service (paths, list envelope, queue id where it differs from phctl's route table; schemas/api-profile.schema.json), relative to this file's directory; --api-profile wins",
+        examples: ["profiles/acme-api.yaml"],
+      }),
+    ),
     maxRemovals: Type.Optional(
       Type.Union(
         [

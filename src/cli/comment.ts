@@ -1,0 +1,141 @@
+/**
+ * `phctl comment PLAN.json`: publish a saved plan as ONE pull-request (GitHub) or
+ * merge-request (GitLab) comment, found again by its hidden marker and updated in place on
+ * every run (`--key` for several config directories in one repository); `--outcome` adds
+ * how the apply after merge went. The markdown also goes to $GITHUB_STEP_SUMMARY. Without a
+ * token that can comment (a pull request from a fork) it says so and exits 0; a platform
+ * that refuses exits 1 with its message. The platform code lives in src/ci.
+ */
+import { appendFileSync } from "node:fs";
+import { basename } from "node:path";
+import type { Command } from "commander";
+import { PhctlError, userError } from "../errors.js";
+import { redact, registerSecret } from "./redact.js";
+
+interface CommentOptions {
+  key: string;
+  pr?: string;
+  outcome?: string;
+  artifactHint?: string;
+}
+
+const KEY = /^[A-Za-z0-9._/-]{1,100}$/;
+
+function say(line: string): void {
+  process.stderr.write(`phctl: ${redact(line)}\n`);
+}
+
+export function registerComment(program: Command): void {
+  program
+    .command("comment")
+    .description(
+      "publish a saved plan as one pull-request (GitHub) or merge-request (GitLab) comment, updated in place on every run",
+    )
+    .argument("<plan>", "the saved plan (phctl plan --out plan.json)")
+    .option(
+      "--key <name>",
+      "which comment: one per key on a pull request (several config directories)",
+      "default",
+    )
+    .option(
+      "--pr <n>",
+      "the pull/merge request number (default: the CI event's, else the merged one of the commit)",
+    )
+    .option("--outcome <file>", "the apply result (phctl apply --result FILE): say how it went")
+    .option(
+      "--artifact-hint <text>",
+      "where readers find the whole plan when the comment is cut (default: the plan file in the run's artifacts)",
+    )
+    .addHelpText(
+      "after",
+      `
+Environment:
+  GitHub Actions  GITHUB_TOKEN (a token with pull-requests: write), GITHUB_REPOSITORY,
+                  GITHUB_EVENT_PATH, GITHUB_SHA, GITHUB_API_URL (Enterprise Server);
+                  the markdown is also appended to GITHUB_STEP_SUMMARY
+  GitLab CI       PHCTL_GITLAB_TOKEN or GITLAB_TOKEN (api scope), CI_API_V4_URL,
+                  CI_PROJECT_ID, CI_MERGE_REQUEST_IID, CI_COMMIT_SHA
+Without a token that can comment (e.g. a pull request from a fork) the plan goes to the
+step summary (else stdout) and phctl exits 0; a platform that refuses exits 1.
+
+Examples:
+  phctl plan . --base ../base --out plan.json && phctl comment plan.json
+  phctl comment plan.json --key infra/prod          # one comment per config directory
+  phctl comment plan.json --outcome result.json     # after merge: the apply's outcome`,
+    )
+    .action(async (file: string, o: CommentOptions) => {
+      if (!KEY.test(o.key))
+        throw userError(
+          "BAD_FLAG",
+          `--key must be 1–100 letters, digits, '.', '_', '/' or '-' (got "${o.key}")`,
+        );
+      if (o.pr !== undefined && !/^[1-9]\d{0,9}$/.test(o.pr))
+        throw userError("BAD_FLAG", `--pr must be a pull/merge request number (got "${o.pr}")`);
+      for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])
+        registerSecret(process.env[v]);
+      // Loaded when the command runs: `--help` needs none of it.
+      const [{ readSavedPlan }, { renderMarkdown }, { detectContext }, ci, out, sticky] =
+        await Promise.all([
+          import("./saved-plan.js"),
+          import("../render/markdown.js"),
+          import("../ci/platform.js"),
+          import("../ci/publish.js"),
+          import("../ci/outcome.js"),
+          import("../ci/sticky.js"),
+        ]);
+      const plan = readSavedPlan(file);
+      const result = o.outcome !== undefined ? out.readOutcome(o.outcome) : undefined;
+      const ctx = detectContext(process.env);
+      const marker = sticky.planMarker(o.key);
+      const outcome = result ? out.outcomeLine(result, ctx.run) : undefined;
+      const hint =
+        o.artifactHint ??
+        `\`${basename(file)}\` in the artifacts of ${ctx.run?.label ?? "the CI run"}`;
+      const body = renderMarkdown(plan, {
+        maxChars: ctx.maxChars,
+        artifactHint: hint,
+        marker,
+        footer: ctx.footer,
+        ...(outcome ? { outcome } : {}),
+      });
+      // A body without its marker could never be found again: one comment per run.
+      if (!sticky.carriesMarker(body, marker))
+        throw new PhctlError("MARKER_MISSING", "the rendered comment does not start with its marker", { source: "internal" }); // prettier-ignore
+
+      let summarised = false;
+      if (ctx.stepSummary) {
+        try {
+          appendFileSync(ctx.stepSummary, `${body}\n`);
+          summarised = true;
+        } catch (e) {
+          say(
+            `cannot write the step summary ${ctx.stepSummary}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          );
+        }
+      }
+      if (!ctx.token) {
+        say(
+          `no token to comment with (${ctx.noToken ?? "none set"}): the plan is ${summarised ? "in the step summary" : "on stdout"}`,
+        );
+        if (!summarised) process.stdout.write(`${body}\n`);
+        return;
+      }
+      const pr = o.pr !== undefined ? Number(o.pr) : undefined;
+      const done = await ci.publishSticky(ctx, ctx.token, {
+        ...(pr !== undefined ? { pr } : {}),
+        marker,
+        body,
+      });
+      const which = o.key === "default" ? "the plan comment" : `the plan comment (key ${o.key})`;
+      if (done.others > 0)
+        say(
+          `${done.others + 1} comments on ${done.where} carry the marker of ${which} (left by earlier runs): updated the newest, left the other${done.others === 1 ? "" : "s"} as they were`,
+        );
+      const url = done.comment.url ? ` (${done.comment.url})` : "";
+      say(
+        done.action === "unchanged"
+          ? `${which} on ${done.where} is already up to date${url}`
+          : `${done.action} ${which} on ${done.where}${url}${done.recovered ? " — the first attempt got no answer but had landed; it was not sent twice" : ""}`,
+      );
+    });
+}

@@ -1,0 +1,103 @@
+/**
+ * `plan --base`: load the head manifests and the base checkout's together, without the
+ * API. A pull request changes few files, so a base file with the same bytes as a head file
+ * is not read twice: its documents (parsed and schema-checked once) are taken over under
+ * the base file's name. Cross-reference rules and normalisation run on each side whole, so
+ * each state is exactly what `loadManifests` would make of it.
+ */
+import { createHash } from "node:crypto";
+import type { ValidDoc } from "../manifest/check.js";
+import { sortDiagnostics } from "../manifest/diagnostics.js";
+import { collectDocuments, readInputs, ruleContext, type ManifestInput } from "../manifest/load.js";
+import { normalise } from "../manifest/normalise.js";
+import type { DocHandle } from "../manifest/positions.js";
+import { runRules } from "../manifest/rules/index.js";
+import type { Diagnostic, LoadResult } from "../manifest/types.js";
+
+/** What one manifest file gave: its valid documents and its own diagnostics. */
+interface FileResult {
+  valid: ValidDoc[];
+  diagnostics: Diagnostic[];
+}
+
+const digest = (i: ManifestInput) => createHash("sha1").update(i.content).digest("hex");
+
+/** The same document, its positions named in another file (same bytes, another checkout). */
+function renamed(h: DocHandle, file: string): DocHandle {
+  return {
+    file,
+    sourceAt: (offset) => ({ ...h.sourceAt(offset), file }),
+    get start() {
+      return { ...h.start, file };
+    },
+    at: (path, which) => ({ ...h.at(path, which), file }),
+  };
+}
+
+function reuse(r: FileResult, file: string): FileResult {
+  return {
+    valid: r.valid.map((d) => ({ ...d, handle: renamed(d.handle, file) })),
+    diagnostics: r.diagnostics.map((d) => ({ ...d, file })),
+  };
+}
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of xs) {
+    const list = out.get(key(x));
+    if (list) list.push(x);
+    else out.set(key(x), [x]);
+  }
+  return out;
+}
+
+/**
+ * Load `inputs` (as loadManifests does), taking files whose content `known` holds from it;
+ * returns the result and what each file gave, by content.
+ */
+function loadWith(
+  inputs: readonly ManifestInput[],
+  extra: readonly Diagnostic[],
+  known: ReadonlyMap<string, FileResult>,
+): { result: LoadResult; byContent: Map<string, FileResult> } {
+  const keys = new Map(inputs.map((i) => [i, i.config ? "" : digest(i)]));
+  const fresh = new Set(inputs.filter((i) => i.config || !known.has(keys.get(i)!)));
+  const collected = collectDocuments([...fresh]);
+  const validByFile = groupBy(collected.valid, (d) => d.handle.file);
+  const diagnosticsByFile = groupBy(collected.diagnostics, (d) => d.file);
+  const byContent = new Map<string, FileResult>();
+  const valid: ValidDoc[] = [];
+  const diagnostics: Diagnostic[] = [...collected.diagnostics];
+  for (const i of inputs) {
+    if (i.config) continue;
+    const key = keys.get(i)!;
+    const before = fresh.has(i) ? undefined : known.get(key);
+    const r = before
+      ? reuse(before, i.file)
+      : { valid: validByFile.get(i.file) ?? [], diagnostics: diagnosticsByFile.get(i.file) ?? [] };
+    if (before) diagnostics.push(...r.diagnostics);
+    valid.push(...r.valid);
+    byContent.set(key, r);
+  }
+  const all = { config: collected.config, valid, diagnostics };
+  const sorted = sortDiagnostics([...diagnostics, ...runRules(ruleContext(all)), ...extra]);
+  const state = sorted.some((d) => d.severity === "error")
+    ? undefined
+    : normalise(valid, collected.config);
+  return {
+    result: { state, diagnostics: sorted, files: inputs.map((i) => i.file).sort() },
+    byContent,
+  };
+}
+
+/** The head manifests under `paths` and the base config under `baseDir`. */
+export async function loadHeadAndBase(
+  paths: readonly string[],
+  baseDir: string,
+  cwd: string = process.cwd(),
+): Promise<{ head: LoadResult; base: LoadResult }> {
+  const [h, b] = await Promise.all([readInputs(paths, cwd), readInputs([baseDir], cwd)]);
+  const head = loadWith(h.inputs, h.diagnostics, new Map());
+  const base = loadWith(b.inputs, b.diagnostics, head.byContent);
+  return { head: head.result, base: base.result };
+}

@@ -1,0 +1,76 @@
+/**
+ * Escaping for the pull-request comment. Keys, values and messages come from manifests and
+ * live state: they must render as the text they are (a path like `users/a_partner_.yaml`
+ * is not italics, `<b>` is not HTML, `@team` mentions nobody), and a code block must never
+ * scroll sideways nor be closed early by its content.
+ */
+
+/** Widest line inside a code block (GitHub shows about 120 columns without scrolling). */
+export const CODE_LINE_CAP = 110;
+
+/** Control characters and line separators as visible `\uXXXX`: every rendered item is one line. */
+export function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** Cut a string to `max` characters (UTF-16 units, as the platforms count), ending with `…`. */
+export function shorten(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = s.slice(0, Math.max(0, max - 1));
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1); // never half a surrogate pair
+  return `${cut}…`;
+}
+
+/** A line for a code block: one line, at most CODE_LINE_CAP characters. */
+export function codeLine(s: string): string {
+  return shorten(oneLine(s), CODE_LINE_CAP);
+}
+
+function longestBacktickRun(s: string): number {
+  let longest = 0;
+  for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
+}
+
+/** An inline code span that shows `s` exactly (backticks inside use a longer delimiter). */
+export function codeSpan(s: string, inTable = false): string {
+  let text = oneLine(s);
+  if (inTable) text = text.replace(/\|/g, "\\|");
+  const tick = "`".repeat(longestBacktickRun(text) + 1);
+  const pad =
+    text.startsWith("`") || text.endsWith("`") || (/^ .*[^ ].* $/.test(text) && text.length > 1);
+  return pad ? `${tick} ${text} ${tick}` : `${tick}${text}${tick}`;
+}
+
+/** Plain text in markdown: punctuation that could format, link, mention or open HTML escaped. */
+export function mdText(s: string): string {
+  return oneLine(s).replace(/[\\`*_[\]<>&|~@#!]/g, (c) => `\\${c}`);
+}
+
+/** Text inside HTML (`<summary>`): markdown is not processed there, HTML is. */
+export function htmlText(s: string): string {
+  return oneLine(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A fenced code block whose fence no content line can close. */
+export function fenced(lang: string, lines: readonly string[]): string {
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(lines.join("\n")) + 1));
+  return `${fence}${lang}\n${lines.join("\n")}\n${fence}`;
+}
+
+/** `http://x/y (z)` → a link target markdown cannot misread. */
+export function linkTarget(url: string): string {
+  return oneLine(url).replace(
+    /[\s()<>[\]\\`]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}
+
+/** `1` → `1 ticket`, `2` → `2 tickets`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}

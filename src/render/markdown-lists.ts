@@ -1,0 +1,189 @@
+/**
+ * The lists of the pull-request comment: warnings; "Changes in this pull request" and
+ * "Drift already present" (with `plan --base`; the split is per field: an update that
+ * holds both is named in each with its own fields); support tickets and blocked entries.
+ * Each list renders within a budget, cut between whole items with "…and N more" naming
+ * what was left out; its heading always carries the count.
+ */
+import type { Plan, PlanEntry } from "../engine/plan.js";
+import { fitList, fitListMin, share, type Item, type Tail } from "./budget.js";
+import { codeSpan, mdText, shorten } from "./markdown-escape.js";
+import { sortEntries } from "./markdown-groups.js";
+import { destruction, formatSource } from "./style.js";
+
+/** A budgeted part: its full length, its shortest length, and its rendering within a budget. */
+export interface Part {
+  full: number;
+  min: number;
+  render(budget: number): string;
+}
+
+export const EMPTY_PART: Part = { full: 0, min: 0, render: () => "" };
+
+/** A heading and lines (fixed), then items cut to the budget. */
+function listPart(
+  lead: string,
+  items: readonly Item[],
+  sep: string,
+  tail: Tail,
+  nameShare = 0,
+): Part {
+  const render = (budget: number) =>
+    items.length === 0
+      ? lead
+      : `${lead}${fitList(items, budget - lead.length, sep, tail, nameShare)}`;
+  const min = lead.length + (items.length === 0 ? 0 : fitListMin(items, sep, tail));
+  return { full: render(Number.MAX_SAFE_INTEGER).length, min, render };
+}
+
+/** Text shown whole. */
+const fixedPart = (text: string): Part => ({
+  full: text.length,
+  min: text.length,
+  render: () => text,
+});
+
+/** Parts one after another (joined by a blank line), sharing their budget. */
+function joinParts(parts: readonly Part[], sep = "\n\n"): Part {
+  const live = parts.filter((p) => p.full > 0);
+  if (live.length === 0) return EMPTY_PART;
+  const gaps = sep.length * (live.length - 1);
+  const sum = (f: (p: Part) => number) => live.reduce((a, p) => a + f(p), 0);
+  return {
+    full: sum((p) => p.full) + gaps,
+    min: sum((p) => p.min) + gaps,
+    render: (budget) => {
+      const got = share(
+        live.map((p) => ({ full: p.full, min: p.min, weight: 1 })),
+        budget - gaps,
+      );
+      return live.map((p, i) => p.render(got[i])).join(sep);
+    },
+  };
+}
+
+const moreTail =
+  (artifact: string, bullet: string): Tail =>
+  (left, names) =>
+    `${bullet}…and ${left.toLocaleString("en-US")} more${names ? `: ${names}` : ""} (see ${artifact})`;
+
+export function warningsPart(plan: Plan, artifact: string): Part {
+  if (plan.warnings.length === 0) return EMPTY_PART;
+  const items = plan.warnings.map((w) => {
+    const src = formatSource(w.source);
+    return {
+      text: `- ${src ? `${codeSpan(src)}: ` : ""}${mdText(shorten(w.message, 300))}`,
+      name: src ? codeSpan(src) : codeSpan(shorten(w.message, 40)),
+    };
+  });
+  return listPart(
+    `#### Warnings — ${plan.warnings.length.toLocaleString("en-US")}\n\n`,
+    items,
+    "\n",
+    moreTail(artifact, "- "),
+    0.2,
+  );
+}
+
+/** `key` (field, field): an entry as a section names it. */
+function named(e: PlanEntry, fields: readonly string[]): Item {
+  const key = codeSpan(e.key);
+  if (e.action !== "update") return { text: key, name: key };
+  return { text: `${key} (${mdText(shorten(fields.join(", "), 120))})`, name: key };
+}
+
+const CUD = ["create", "update", "delete"] as const;
+
+/** One section: per action a bullet naming its entries; destructive ones only counted. */
+function sectionPart(
+  title: string,
+  picked: readonly [PlanEntry, string[]][],
+  artifact: string,
+): Part {
+  const lead = `#### ${title} — ${picked.length.toLocaleString("en-US")}\n\n`;
+  if (picked.length === 0) return fixedPart(`${lead}Nothing to create, update or delete.`);
+  const bullets = CUD.map((action) => {
+    const all = picked.filter(([e]) => e.action === action);
+    if (all.length === 0) return EMPTY_PART;
+    const loud = all.filter(([e]) => destruction(e) !== undefined).length;
+    const quiet = all.filter(([e]) => destruction(e) === undefined);
+    const n = all.length.toLocaleString("en-US");
+    const above = loud ? ` (${loud.toLocaleString("en-US")} destructive, listed above)` : "";
+    const head = `- **${action}** ${n}${above}${quiet.length ? ": " : ""}`;
+    const items = quiet.map(([e, fields]) => named(e, fields));
+    return listPart(head, items, ", ", moreTail(artifact, ""));
+  });
+  return joinParts([fixedPart(lead.trimEnd()), joinParts(bullets, "\n")]);
+}
+
+/**
+ * "Changes" (without --base), or "Changes in this pull request" and "Drift already present
+ * (apply will also revert it)" (with --base).
+ */
+export function sectionsPart(plan: Plan, artifact: string): Part {
+  const cud = sortEntries(
+    plan.entries.filter((e) => e.action !== "ticket" && e.action !== "blocked"),
+  );
+  const fieldsOf = (e: PlanEntry) => e.changes.map((c) => c.field);
+  if (cud.length === 0) return EMPTY_PART;
+  if (plan.drift === undefined) {
+    return sectionPart(
+      "Changes",
+      cud.map((e) => [e, fieldsOf(e)]),
+      artifact,
+    );
+  }
+  const drift = new Set(plan.drift);
+  const mine: [PlanEntry, string[]][] = [];
+  const theirs: [PlanEntry, string[]][] = [];
+  for (const e of cud) {
+    if (drift.has(e.key)) theirs.push([e, fieldsOf(e)]);
+    else {
+      const df = new Set(e.driftFields ?? []);
+      mine.push([e, fieldsOf(e).filter((f) => !df.has(f))]);
+      if (df.size > 0) theirs.push([e, fieldsOf(e).filter((f) => df.has(f))]);
+    }
+  }
+  return joinParts([
+    sectionPart("Changes in this pull request", mine, artifact),
+    sectionPart("Drift already present (apply will also revert it)", theirs, artifact),
+  ]);
+}
+
+/** Support tickets and blocked entries: never sent, each with what to do about it. */
+export function ticketsPart(plan: Plan, artifact: string): Part {
+  const drift = new Set(plan.drift ?? []);
+  const bullet = (e: PlanEntry, text: string): Item => {
+    const src = formatSource(e.source);
+    const mark = drift.has(e.key) ? " · drift already present" : "";
+    return {
+      text: `- ${codeSpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${mdText(shorten(text, 300))}${mark}`,
+      name: codeSpan(e.key),
+    };
+  };
+  const tickets = sortEntries(plan.entries.filter((e) => e.action === "ticket"));
+  const blocked = sortEntries(plan.entries.filter((e) => e.action === "blocked"));
+  const tail = moreTail(artifact, "- ");
+  return joinParts([
+    tickets.length === 0
+      ? EMPTY_PART
+      : listPart(
+          `#### Support tickets — ${tickets.length.toLocaleString("en-US")} (apply never sends them; open them by hand)\n\n`,
+          tickets.map((e) => bullet(e, e.ticket?.subject ?? e.reason)),
+          "\n",
+          tail,
+          0.2,
+        ),
+    blocked.length === 0
+      ? EMPTY_PART
+      : listPart(
+          `#### Blocked — ${blocked.length.toLocaleString("en-US")} (cannot be reached through the API; never sent)\n\n`,
+          blocked.map((e) =>
+            bullet(e, e.blocked ? `${e.blocked.field}: ${e.blocked.reason}` : e.reason),
+          ),
+          "\n",
+          tail,
+          0.2,
+        ),
+  ]);
+}

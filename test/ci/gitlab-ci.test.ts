@@ -1,0 +1,88 @@
+/**
+ * examples/.gitlab-ci.yml is well-formed: YAML that parses, the three jobs with the rules,
+ * tokens, artifacts, cache and resource group the flow needs, and scripts that parse with
+ * `bash -n` (GitLab runs each job's lines as one script).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const ci = parse(readFileSync(resolve(import.meta.dirname, "../../examples/.gitlab-ci.yml"), "utf8")); // prettier-ignore
+const JOBS = ["phctl-plan", "phctl-apply", "phctl-drift"];
+const MR = '$CI_PIPELINE_SOURCE == "merge_request_event"';
+
+function bashParses(lines: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), "phctl-gitlab-")), "job.sh");
+  writeFileSync(file, lines.join("\n"));
+  try {
+    execFileSync("bash", ["-n", file], { stdio: "pipe" });
+    return "";
+  } catch (e) {
+    return String((e as { stderr?: Buffer }).stderr);
+  }
+}
+
+describe("examples/.gitlab-ci.yml", () => {
+  it("has the three jobs, each extending the install template, in its own stage", () => {
+    expect(ci.stages).toEqual(["plan", "apply", "drift"]);
+    for (const name of JOBS) {
+      expect(ci[name].extends, name).toBe(".phctl");
+      expect(ci.stages, name).toContain(ci[name].stage);
+    }
+    expect(ci[".phctl"].before_script.join("\n")).toContain('npm install --global --no-audit --no-fund "$PHCTL_PACKAGE"'); // prettier-ignore
+    expect(ci.workflow.rules.map((r: { if: string }) => r.if)).toContain(MR);
+  });
+
+  it("plans merge requests with the read token, against the base commit, keeping the plan", () => {
+    const job = ci["phctl-plan"];
+    expect(job.rules).toEqual([{ if: MR }]);
+    expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
+    const script = job.script.join("\n");
+    expect(script).toContain('git fetch --no-tags --depth=1 origin "$CI_MERGE_REQUEST_DIFF_BASE_SHA"'); // prettier-ignore
+    expect(script).toContain('git worktree add --detach /tmp/phctl-base "$CI_MERGE_REQUEST_DIFF_BASE_SHA"'); // prettier-ignore
+    expect(script).toMatch(/phctl plan "\$PHCTL_CONFIG" --base "\/tmp\/phctl-base\/\$PHCTL_CONFIG" --out phctl-plan\.json/); // prettier-ignore
+    expect(script).toContain('phctl comment phctl-plan.json --key "$PHCTL_KEY"');
+    expect(job.artifacts.paths).toEqual(["phctl-plan.json"]);
+  });
+
+  it("applies on the default branch, one at a time, in the environment, with the reviewed plan", () => {
+    const job = ci["phctl-apply"];
+    expect(job.rules[0].if).toContain("$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH");
+    expect(job.resource_group).toBe("phctl-apply");
+    expect(job.environment.name).toBe("production");
+    expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_WRITE_TOKEN");
+    expect(job.cache).toMatchObject({ policy: "pull-push", when: "always", paths: [".phctl/"] });
+    const script = job.script.join("\n");
+    expect(script).toContain("merge_requests/$iid/pipelines");
+    expect(script).toContain('api "jobs/$job/artifacts/phctl-plan.json" >reviewed-plan.json');
+    expect(script).toMatch(/phctl apply "\$PHCTL_CONFIG" --reviewed reviewed-plan\.json --auto-approve/); // prettier-ignore
+    expect(job.after_script.join("\n")).toMatch(/if \[ -f phctl-apply\.json \]; then phctl comment reviewed-plan\.json .*--outcome phctl-apply\.json/s); // prettier-ignore
+  });
+
+  it("reports drift on a schedule with the read token", () => {
+    const job = ci["phctl-drift"];
+    expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+    expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
+    expect(job.script).toEqual(['phctl drift "$PHCTL_CONFIG"']);
+  });
+
+  it("gives the service's write token to the apply job only", () => {
+    const jobs = JOBS.filter((j) => JSON.stringify(ci[j]).includes("PHCTL_WRITE_TOKEN"));
+    expect(jobs).toEqual(["phctl-apply"]);
+  });
+
+  it.each(JOBS)("%s: every script is a string and parses with bash -n", (name) => {
+    const job = { ...ci[".phctl"], ...ci[name] };
+    for (const part of ["before_script", "script", "after_script"]) {
+      const lines: unknown[] = job[part] ?? [];
+      expect(
+        lines.every((l) => typeof l === "string"),
+        `${name}.${part}`,
+      ).toBe(true);
+      expect(bashParses(lines as string[]), `${name}.${part}`).toBe("");
+    }
+  });
+});

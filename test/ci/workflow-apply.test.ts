@@ -1,0 +1,185 @@
+/**
+ * The example apply workflow (examples/.github/workflows/phctl-apply.yml, action at the root)
+ * after a merge, run step by step: it finds the merged pull request and the plan run reviewed
+ * on it, downloads that plan, restores the journal, applies with the write token, saves the
+ * journal and reports the outcome on the pull request's comment. A direct push applies
+ * nothing, and the scheduled drift workflow then reports it. GitHub is the fake of test/helpers, behind a small front that adds the two
+ * endpoints only this flow reads (a commit's pull requests with merge_commit_sha, and a
+ * workflow's runs).
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../../src/api/client.js";
+import { loadManifests } from "../../src/manifest/load.js";
+import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { populate } from "../helpers/populate.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { configRepo, git, hostedActions, REPO, ROOT, runWorkflow, type ConfigRepo } from "./workflow-fixture.js"; // prettier-ignore
+
+const PR = 12;
+const PLAN_RUN = "5001";
+let t: TestServer;
+let gh: FakeGitHub;
+let front: Server;
+let frontUrl: string;
+let repo: ConfigRepo;
+const actions = hostedActions();
+/** What the front answers: merge commit → pull requests; PR head sha → successful plan runs. */
+const pullsOf = new Map<string, object[]>();
+const runsOf = new Map<string, object[]>();
+
+beforeAll(async () => {
+  t = await startServer();
+  const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
+  const { state } = await loadManifests([join(ROOT, "examples")]);
+  await populate(api, state!);
+  await api.close();
+  gh = await startFakeGitHub();
+  front = createServer((req, res) => {
+    const url = new URL(req.url!, "http://x");
+    const pulls = /^\/repos\/acme\/config\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
+    const runs = url.pathname === "/repos/acme/config/actions/workflows/phctl-plan.yml/runs";
+    if (req.method === "GET" && (pulls || runs)) {
+      const q = url.searchParams;
+      const ok = runs && q.get("event") === "pull_request" && q.get("status") === "success";
+      const body = pulls
+        ? (pullsOf.get(pulls[1]) ?? [])
+        : { workflow_runs: ok ? (runsOf.get(q.get("head_sha")!) ?? []) : [] };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !["host", "content-length"].includes(k)),
+      ) as Record<string, string>;
+      void fetch(`${gh.url}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      }).then(async (r) => {
+        const link = r.headers.get("link");
+        res.writeHead(r.status, { "content-type": "application/json", ...(link ? { link } : {}) });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((ok) => front.listen(0, "127.0.0.1", ok));
+  frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  repo = configRepo(t.url);
+});
+afterAll(async () => {
+  await new Promise((ok) => front?.close(ok));
+  await gh?.close();
+  await t?.close();
+});
+
+const github = { githubApiUrl: "", githubToken: GITHUB_TOKENS.write };
+const writes = () => t.server.requestLog.filter((e) => e.method !== "GET").length;
+const description = async () =>
+  (await t.call("GET", "/v1/projects/ci-tools")).body.data.description as string;
+
+describe("the apply workflow after merge", () => {
+  it("applies the plan reviewed on the merged pull request and reports it on its comment", async () => {
+    github.githubApiUrl = frontUrl;
+    const base = git(repo.seed, "rev-parse", "HEAD");
+    git(repo.seed, "checkout", "-q", "-b", "ci-tools");
+    const head = repo.commit("projects/ci-tools.yaml", "Shared continuous-integration tooling", "Shared CI tooling, reviewed", "ci-tools: description", "ci-tools"); // prettier-ignore
+    const pull = { number: PR, base: { ref: "main", sha: base, repo: { full_name: REPO } }, head: { ref: "ci-tools", sha: head, repo: { full_name: REPO } } }; // prettier-ignore
+    const plan = await runWorkflow({
+      ...github,
+      repo,
+      workflow: "phctl-plan.yml",
+      job: "plan",
+      sha: head,
+      event: { action: "opened", number: PR, pull_request: pull },
+      eventName: "pull_request",
+      secrets: { PHCTL_READ_TOKEN: TOKENS.member.secret },
+      runId: PLAN_RUN,
+      emulate: actions.emulate,
+    });
+    expect(plan.failed).toEqual([]);
+
+    git(repo.seed, "checkout", "-q", "main");
+    git(repo.seed, "merge", "-q", "--no-ff", "-m", `Merge pull request #${PR}`, "ci-tools");
+    git(repo.seed, "push", "-q", repo.origin, "HEAD:main");
+    const merge = git(repo.seed, "rev-parse", "HEAD");
+    pullsOf.set(merge, [{ number: PR, merged_at: "2026-01-02T00:00:00Z", merge_commit_sha: merge, head: { sha: head } }]); // prettier-ignore
+    runsOf.set(head, [{ id: Number(PLAN_RUN) }]);
+
+    const before = writes();
+    const apply = await runWorkflow({
+      ...github,
+      repo,
+      workflow: "phctl-apply.yml",
+      job: "apply",
+      sha: merge,
+      event: { ref: "refs/heads/main", after: merge, before: base },
+      eventName: "push",
+      secrets: { PHCTL_TOKEN: TOKENS.admin.secret },
+      runId: "5002",
+      emulate: actions.emulate,
+    });
+    expect(apply.failed).toEqual([]);
+    expect(apply.job.status).toBe("success");
+    expect(await description()).toBe("Shared CI tooling, reviewed");
+    expect(writes()).toBeGreaterThan(before);
+    const step = apply.job.steps.find((s) => s.name.startsWith("Find the plan reviewed"))!;
+    expect(step.stdout).toContain(`pull request #${PR} (run ${PLAN_RUN} of phctl-plan.yml)`);
+
+    const comments = gh.comments(REPO, PR);
+    expect(comments).toHaveLength(1);
+    expect(comments[0].body).toMatch(/Applied.*run 5002.*1 done, 0 failed/);
+    expect([...actions.cache.keys()]).toEqual(["phctl-journal-default-5002-1"]);
+    expect(actions.cache.get("phctl-journal-default-5002-1")).toContain("project/ci-tools");
+  });
+
+  it("a direct push, reviewed by no pull request, applies nothing and says why", async () => {
+    const direct = repo.commit("projects/ci-tools.yaml", "title: CI tools", "title: CI tooling", "direct push"); // prettier-ignore
+    const before = writes();
+    const apply = await runWorkflow({
+      ...github,
+      repo,
+      workflow: "phctl-apply.yml",
+      job: "apply",
+      sha: direct,
+      event: { ref: "refs/heads/main", after: direct },
+      eventName: "push",
+      secrets: { PHCTL_TOKEN: TOKENS.admin.secret },
+      runId: "5003",
+      emulate: actions.emulate,
+    });
+    expect(apply.job.status).toBe("failure");
+    const find = apply.job.steps.find((s) => s.name.startsWith("Find the plan reviewed"))!;
+    expect(find.outcome).toBe("failure");
+    expect(find.stdout).toContain(`${direct} is not the merge of a pull request (a direct push?)`);
+    expect(apply.job.steps.find((s) => s.name === "Apply")?.outcome).toBe("skipped");
+    expect(writes()).toBe(before);
+  });
+
+  it("the drift workflow fails on drift, names it, and lists it in the summary", async () => {
+    // The direct push above was never applied: live state differs from main.
+    const sha = git(repo.seed, "rev-parse", "HEAD");
+    const drift = await runWorkflow({
+      ...github,
+      repo,
+      workflow: "phctl-drift.yml",
+      job: "drift",
+      sha,
+      event: { schedule: "17 6 * * 1-5" },
+      eventName: "schedule",
+      secrets: { PHCTL_READ_TOKEN: TOKENS.member.secret },
+      runId: "5004",
+      emulate: actions.emulate,
+    });
+    expect(drift.job.status).toBe("failure");
+    const step = drift.job.steps.find((s) => s.name === "Drift")!;
+    expect(step.outcome).toBe("failure");
+    expect(step.stdout).toContain("::error title=phctl drift::live state differs from .");
+    expect(step.stdout).not.toContain("an error, not drift");
+    expect(drift.job.summary).toContain("`project/ci-tools`");
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * A config repository and a GitHub runner for the workflow tests: examples/ at the root of a
+ * git repository (its workflows pointing at the test's `phctl serve`, as a user edits the API
+ * URL), a bare origin, and `runWorkflow`, which clones one commit shallowly (as
+ * actions/checkout does), writes the event file and runs a job of an example workflow with
+ * the action at the repository root. phctl is the built dist/ (PHCTL_MAIN), not `npm ci`.
+ */
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { MAIN } from "../helpers/cli.js";
+import { runJob, type JobRun } from "./gha-runner.js";
+import type { Value } from "./gha-expr.js";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const REPO = "acme/config";
+
+const who = { GIT_AUTHOR_NAME: "dev", GIT_AUTHOR_EMAIL: "dev@example.org" };
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...who, GIT_COMMITTER_NAME: "dev", GIT_COMMITTER_EMAIL: "dev@example.org" }, // prettier-ignore
+  }).trim();
+
+export interface ConfigRepo {
+  tmp: string;
+  /** The working copy commits are made in (pushed to `origin` by `commit`). */
+  seed: string;
+  origin: string;
+  /** Edit one file of the config (a text replacement), commit and push; the new commit. */
+  commit(file: string, from: string, to: string, message: string, branch?: string): string;
+}
+
+export function configRepo(apiUrl: string): ConfigRepo {
+  const tmp = mkdtempSync(join(tmpdir(), "phctl-workflow-"));
+  const seed = join(tmp, "seed");
+  cpSync(join(ROOT, "examples"), seed, { recursive: true });
+  const wfDir = join(seed, ".github/workflows");
+  for (const f of readdirSync(wfDir)) {
+    const text = readFileSync(join(wfDir, f), "utf8");
+    writeFileSync(join(wfDir, f), text.replace("https://hosting.example.org/api", apiUrl));
+  }
+  git(tmp, "init", "-q", "-b", "main", seed);
+  git(seed, "add", "-A");
+  git(seed, "commit", "-qm", "base");
+  const origin = join(tmp, "origin.git");
+  git(tmp, "clone", "-q", "--bare", seed, origin);
+  return {
+    tmp,
+    seed,
+    origin,
+    commit(file, from, to, message, branch = "main") {
+      const path = join(seed, file);
+      const text = readFileSync(path, "utf8");
+      if (!text.includes(from)) throw new Error(`${file} does not hold "${from}"`);
+      writeFileSync(path, text.replace(from, to));
+      git(seed, "commit", "-qam", message);
+      git(seed, "push", "-q", origin, `HEAD:${branch}`);
+      return git(seed, "rev-parse", "HEAD");
+    },
+  };
+}
+
+export interface WorkflowRun {
+  job: JobRun;
+  workspace: string;
+  runnerTemp: string;
+  /** `failed` steps with their stderr, for a readable assertion. */
+  failed: string[];
+}
+
+export interface RunSpec {
+  repo: ConfigRepo;
+  workflow: string;
+  job: string;
+  sha: string;
+  event: Record<string, Value>;
+  eventName: string;
+  githubApiUrl: string;
+  githubToken: string;
+  secrets: Record<string, string>;
+  runId: string;
+  emulate: Emulate;
+}
+
+type Emulate = (uses: string, inputs: Record<string, string>, env: Record<string, string>) => void;
+
+/**
+ * The GitHub-hosted actions the kit uses, as a test stands them in: checkout (the clone is
+ * there), setup-node (Node is there), artifacts kept per run id, and a cache of files by key
+ * with `restore-keys` prefixes (newest first), as actions/cache matches them.
+ */
+export function hostedActions(): {
+  emulate: Emulate;
+  artifacts: Map<string, string>;
+  cache: Map<string, string>;
+} {
+  const artifacts = new Map<string, string>(); // "<run id>/<name>" → file text
+  const cache = new Map<string, string>();
+  const emulate: Emulate = (uses, inputs, env) => {
+    const inWorkspace = (p: string) => resolve(env.GITHUB_WORKSPACE, p);
+    switch (uses) {
+      case "actions/checkout@v4":
+        return;
+      case "actions/setup-node@v4":
+        if (inputs["node-version"] !== "20") throw new Error("setup-node: not Node 20");
+        return;
+      case "actions/upload-artifact@v4":
+        if (!existsSync(inputs.path)) throw new Error(`upload-artifact: no file ${inputs.path}`);
+        artifacts.set(`${env.GITHUB_RUN_ID}/${inputs.name}`, readFileSync(inputs.path, "utf8"));
+        return;
+      case "actions/download-artifact@v4": {
+        const text = artifacts.get(`${inputs["run-id"]}/${inputs.name}`);
+        if (text === undefined) throw new Error(`download-artifact: no ${inputs.name} in run ${inputs["run-id"]}`); // prettier-ignore
+        mkdirSync(inputs.path, { recursive: true });
+        writeFileSync(join(inputs.path, "phctl-plan.json"), text);
+        return;
+      }
+      case "actions/cache/restore@v4": {
+        const prefixes = String(inputs["restore-keys"] ?? "")
+          .split("\n")
+          .filter(Boolean);
+        const hit =
+          cache.get(inputs.key) ??
+          [...cache.entries()].reverse().find(([k]) => prefixes.some((p) => k.startsWith(p)))?.[1];
+        if (hit === undefined) return;
+        mkdirSync(dirname(inWorkspace(inputs.path)), { recursive: true });
+        writeFileSync(inWorkspace(inputs.path), hit);
+        return;
+      }
+      case "actions/cache/save@v4":
+        cache.set(inputs.key, readFileSync(inWorkspace(inputs.path), "utf8"));
+        return;
+      default:
+        throw new Error(`${uses} is not emulated`);
+    }
+  };
+  return { emulate, artifacts, cache };
+}
+
+/** Run a job of an example workflow on a fresh runner, checked out at `sha`. */
+export async function runWorkflow(s: RunSpec): Promise<WorkflowRun> {
+  const run = mkdtempSync(join(s.repo.tmp, "run-"));
+  const workspace = join(run, "work");
+  const runnerTemp = join(run, "temp");
+  mkdirSync(runnerTemp);
+  git(run, "clone", "-q", "--depth", "1", `file://${s.repo.origin}`, workspace);
+  git(workspace, "fetch", "-q", "--depth", "1", "origin", s.sha);
+  git(workspace, "checkout", "-q", "--detach", s.sha);
+  const eventPath = join(run, "event.json");
+  writeFileSync(eventPath, JSON.stringify(s.event));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME!,
+    NO_COLOR: "1",
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_EVENT_NAME: s.eventName,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_SHA: s.sha,
+    GITHUB_API_URL: s.githubApiUrl,
+    GITHUB_SERVER_URL: "https://github.example",
+    GITHUB_RUN_ID: s.runId,
+    GITHUB_RUN_ATTEMPT: "1",
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_OS: "Linux",
+    PHCTL_MAIN: MAIN, // the built phctl instead of `npm ci` in the action's checkout
+  };
+  const job = await runJob({
+    workflow: join(workspace, ".github/workflows", s.workflow),
+    job: s.job,
+    env,
+    contexts: {
+      github: {
+        event: s.event,
+        event_name: s.eventName,
+        repository: REPO,
+        sha: s.sha,
+        run_id: s.runId,
+        run_attempt: "1",
+        workspace,
+        token: s.githubToken,
+      },
+      secrets: s.secrets,
+      vars: {},
+      runner: { temp: runnerTemp, os: "Linux" },
+    },
+    action: { matches: (uses) => /^your-org\/phctl@/.test(uses), dir: ROOT },
+    emulate: s.emulate,
+  });
+  const failed = job.steps.filter((x) => x.outcome === "failure");
+  return { job, workspace, runnerTemp, failed: failed.map((x) => `${x.name}: ${x.stderr}`) };
+}
