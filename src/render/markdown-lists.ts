@@ -99,9 +99,10 @@ function sectionPart(
   title: string,
   picked: readonly [PlanEntry, string[]][],
   artifact: string,
+  none = "Nothing to create, update or delete.",
 ): Part {
   const lead = `#### ${title} — ${picked.length.toLocaleString("en-US")}\n\n`;
-  if (picked.length === 0) return fixedPart(`${lead}Nothing to create, update or delete.`);
+  if (picked.length === 0) return fixedPart(`${lead}${none}`);
   const bullets = CUD.map((action) => {
     const all = picked.filter(([e]) => e.action === action);
     if (all.length === 0) return EMPTY_PART;
@@ -145,8 +146,18 @@ export function sectionsPart(plan: Plan, artifact: string): Part {
     }
   }
   return joinParts([
-    sectionPart("Changes in this pull request", mine, artifact),
-    sectionPart("Drift already present (apply will also revert it)", theirs, artifact),
+    sectionPart(
+      "Changes in this pull request",
+      mine,
+      artifact,
+      "None: everything below was already drifting before this change.",
+    ),
+    sectionPart(
+      "Drift already present (apply will also revert it)",
+      theirs,
+      artifact,
+      plan.scope ? "None in what this change touches." : "None.",
+    ),
   ]);
 }
 

@@ -80,7 +80,8 @@ export function footerLine(plan: Plan, f: Footer = {}): string {
   if (f.baseCommit) parts.push(`base ${sha(f.baseCommit)}`);
   if (f.headCommit) parts.push(`head ${sha(f.headCommit)}`);
   parts.push(`live state read ${readAt(plan.createdAt)}`);
-  if (plan.scope) parts.push(`scoped to the change (${plural(plan.scope.length, "object")} read)`);
+  if (plan.scope)
+    parts.push(`scoped to the ${plural(plan.scope.length, "object")} the change touches`);
   if (plan.phctlVersion) parts.push(`phctl ${mdText(shorten(plan.phctlVersion, 40))}`);
   if (f.runUrl) parts.push(`[CI run](${linkTarget(shorten(f.runUrl, 500))})`);
   return parts.join(" · ");

@@ -74,7 +74,12 @@ function entryLines(e: PlanEntry, style: Style, base: boolean, drift = false): s
 /** One-line summary: `Plan: 2 to create, 1 to update, 0 to delete; 1 ticket, 0 blocked.` */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  if (plan.entries.length === 0) return "No changes. Live state matches the manifests.";
+  if (plan.entries.length === 0)
+    return plan.scope?.length === 0
+      ? "No changes: the change touches nothing phctl manages."
+      : plan.scope
+        ? "No changes. Live state matches the manifests in what the change touches."
+        : "No changes. Live state matches the manifests.";
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.ticket} ticket${s.ticket === 1 ? "" : "s"}, ${s.blocked} blocked.`;
 }
 

@@ -166,9 +166,7 @@ describe("the apply outcome line", () => {
 
   it("a file of another shape is named with the field that is wrong", () => {
     const f = writeJson(dir, "r.json", { ...base, status: "applied", done: -1 });
-    expect(() => readOutcome(f)).toThrow(
-      /r\.json is not an apply result .*: done must be >= 0/,
-    );
+    expect(() => readOutcome(f)).toThrow(/r\.json is not an apply result .*: done must be >= 0/);
     const g = writeJson(dir, "s.json", { ...base, status: "refused", differences: [1] });
     expect(() => readOutcome(g)).toThrow(/differences\.0 must be string/);
     expect(readOutcome(writeJson(dir, "ok.json", { ...base, status: "applied" })).done).toBe(40);
