@@ -2,7 +2,8 @@
  * GitHub through Octokit (@octokit/core + plugin-paginate-rest): the comments of a pull
  * request or issue (the issues API serves both) on every page, create, update; and the pull
  * requests a commit belongs to (the apply job after a merge). `apiUrl` is GITHUB_API_URL, so
- * GitHub Enterprise Server and the tests' fake work as api.github.com does.
+ * GitHub Enterprise Server and the tests' fake work as api.github.com does. The issues API
+ * (the drift tracking issue) extends this client in github-issues.ts.
  *
  * Retries live in one request hook (retry.ts's policy, a timeout per attempt); every failure
  * leaves as a CiHttpError carrying GitHub's own message. Octokit never logs here.
@@ -72,7 +73,7 @@ export function describeGitHubFailure(e: unknown): Failure {
 
 export class GitHubClient implements PlatformClient {
   readonly platform = "GitHub";
-  private readonly octokit: InstanceType<typeof Client>;
+  protected readonly octokit: InstanceType<typeof Client>;
   private readonly owner: string;
   private readonly repo: string;
 
@@ -106,7 +107,7 @@ export class GitHubClient implements PlatformClient {
     return `${thread.type === "pull" ? "pull request" : "issue"} #${thread.number}`;
   }
 
-  private get where() {
+  protected get where() {
     return {
       owner: this.owner,
       repo: this.repo,

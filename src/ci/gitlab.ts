@@ -4,7 +4,8 @@
  * page, create, update) and one lookup; a thin client adds no dependency tree, and keeps
  * the error mapping, retries (retry.ts) and token redaction the same as the rest of phctl.
  * `apiUrl` is CI_API_V4_URL (gitlab.com, self-managed GitLab, the tests' fake); the token
- * goes in the PRIVATE-TOKEN header and never into a message.
+ * goes in the PRIVATE-TOKEN header and never into a message. The issues API (the drift
+ * tracking issue) extends this client in gitlab-issues.ts.
  */
 import { Agent, request } from "undici";
 import type { Comment, CommitPull, PlatformClient, Thread } from "./sticky.js";
@@ -74,7 +75,7 @@ export class GitLabClient implements PlatformClient {
   private readonly base: string;
   private readonly policy: RetryPolicy;
 
-  constructor(private readonly opts: GitLabOptions) {
+  constructor(protected readonly opts: GitLabOptions) {
     this.policy = opts.policy ?? DEFAULT_POLICY;
     this.agent = new Agent({
       headersTimeout: this.policy.timeoutMs,
@@ -88,7 +89,7 @@ export class GitLabClient implements PlatformClient {
     return thread.type === "pull" ? `merge request !${thread.number}` : `issue #${thread.number}`;
   }
 
-  private async call(
+  protected async call(
     method: "GET" | "POST" | "PUT",
     path: string,
     body?: unknown,

@@ -172,6 +172,14 @@ function gitlab(env: Env): CiContext {
   };
 }
 
+/**
+ * The context of a platform named by the user (`drift --report github-issue`), whatever the
+ * variables say about where phctl runs.
+ */
+export function contextFor(platform: "github" | "gitlab", env: Env): CiContext {
+  return platform === "github" ? github(env) : gitlab(env);
+}
+
 /** The CI platform phctl runs on, from its variables; an error when it is neither. */
 export function detectContext(env: Env): CiContext {
   if (set(env.GITHUB_ACTIONS) === "true") return github(env);

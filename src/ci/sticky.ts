@@ -1,8 +1,8 @@
 /**
  * One comment per purpose on a pull request, merge request or issue ("sticky"), found again
  * by the hidden marker its body starts with, and updated in place. Shared by GitHub and
- * GitLab through the small `CommentApi` both clients implement; the same layer serves the
- * plan comment (`phctl comment`) and, later, drift reports on an issue.
+ * GitLab through the small `CommentApi` both clients implement; it serves the plan comment
+ * (`phctl comment`). The drift tracking issue has its own calls (issues.ts).
  *
  * Writes are never sent twice blindly: a create that failed without an answer is followed
  * by a fresh list, and sent once more only when the comment did not land.

@@ -1,10 +1,23 @@
 /**
  * `phctl drift [PATH…]`: the plan, for a scheduled job. Exit 0 in sync, 2 when live state
- * differs from the manifests (pending ticket and blocked entries included), 1 on error.
- * The report names every drifted object and field.
+ * differs from the manifests (pending ticket and blocked entries included), 1 on error —
+ * whatever the reporting does. The report names every drifted object and field.
+ *
+ * Where else it reports (src/drift): one tracking issue per key on GitHub or GitLab
+ * (`--report`), webhook messages (`--notify`, `--heartbeat`), an OpenMetrics file
+ * (`--metrics-file`). A reporting failure is one line on stderr and leaves the exit code as
+ * the drift says; a failed check still posts its error and writes its metrics.
  */
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
+import { redact, registerSecret } from "./redact.js";
+import type { DriftFlags } from "../drift/options.js";
+
+const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
+const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+const say = (line: string) => process.stderr.write(`phctl: ${redact(line)}\n`);
+const messageOf = (x: unknown) =>
+  x instanceof Error ? x.message : typeof x === "string" ? x : "an unknown error";
 
 export function registerDrift(program: Command): void {
   program
@@ -13,34 +26,116 @@ export function registerDrift(program: Command): void {
     .argument("[paths...]", "manifest files or directories", ["."])
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
     .option("--format <format>", "text, markdown or json", "text")
+    .option(
+      "--report <where>",
+      "github-issue or gitlab-issue: keep one tracking issue per key (opened on drift, updated, closed when in sync)",
+    )
+    .option(
+      "--key <name>",
+      "names the issue, the messages and the metric series (default: the config directory)",
+    )
+    .option(
+      "--notify <url>",
+      "POST a JSON message to this webhook on every drifted run, on recovery and on errors (repeatable)",
+      collect,
+    )
+    .option("--heartbeat", "with --notify: post on every run, in sync too")
+    .option("--notify-timeout <seconds>", "per webhook attempt", "10")
+    .option(
+      "--state <file>",
+      "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json)",
+    )
+    .option(
+      "--adopt",
+      "accept live changes: write the live values of what drifted into the manifests, in place (exit code unchanged: 2)",
+    )
+    .option(
+      "--metrics-file <path>",
+      "write OpenMetrics text there, atomically (node_exporter textfile collector, Pushgateway)",
+    )
     .addHelpText(
       "after",
       `
+The tracking issue (--report) uses the variables of \`phctl comment\`: GITHUB_TOKEN (with
+issues: write), GITHUB_REPOSITORY, GITHUB_API_URL; or PHCTL_GITLAB_TOKEN / GITLAB_TOKEN
+(api scope), CI_API_V4_URL, CI_PROJECT_ID. It carries the label phctl-drift and is found
+again by a hidden marker: reopened, never duplicated. Failures of the issue, a webhook or
+the metrics file are printed and leave the exit code as the drift says.
+
 Examples:
   phctl drift examples/                       # nightly: exit 2 pages someone
-  phctl drift --format json > drift.json`,
+  phctl drift --format json > drift.json
+  phctl drift . --report github-issue --metrics-file drift.prom
+  phctl drift . --notify "$SLACK_WEBHOOK_URL" --heartbeat
+  phctl drift . --adopt && git diff             # accept live changes as a pull request`,
     )
-    .action(async (paths: string[], o: { format: string }, cmd: Command) => {
-      // Loaded when the command runs: `validate` and `--help` need none of the engine.
-      const { checkFormat, makePlan, render } = await import("./plan-common.js");
-      const format = checkFormat(o.format);
-      const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
-      const run = await makePlan(paths, cmd);
-      await run.close();
-      const { plan } = run;
-      process.stdout.write(
-        render(plan, format, {
-          ...(global.verbose ? { verbose: true } : {}),
-          ...(global.color === false ? { color: false } : {}),
-        }),
-      );
-      if (plan.entries.length > 0) {
-        if (format === "text") {
-          process.stderr.write(
-            `phctl: drift: ${plan.entries.length} difference${plan.entries.length === 1 ? "" : "s"} between the manifests and live state\n`,
-          );
+    .action(
+      async (
+        paths: string[],
+        o: DriftFlags & { format: string; adopt?: boolean },
+        cmd: Command,
+      ) => {
+        const started = Date.now();
+        // Loaded when the command runs: `validate` and `--help` need none of the engine.
+        const { checkFormat, makePlan, render } = await import("./plan-common.js");
+        const { checkDriftFlags } = await import("../drift/options.js");
+        const format = checkFormat(o.format);
+        const outputs = checkDriftFlags(paths, o);
+        for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])
+          registerSecret(process.env[v]);
+        for (const u of outputs.notify) registerSecret(u);
+        const delivering = outputs.report || outputs.notify.length > 0 || outputs.metricsFile;
+        const deliver = async (
+          plan?: Awaited<ReturnType<typeof makePlan>>["plan"],
+          e?: unknown,
+        ) => {
+          if (!delivering) return;
+          const { deliver } = await import("../drift/deliver.js");
+          // Reporting never changes what the exit code says, not even through a bug of its own.
+          await deliver({
+            outputs,
+            ...(plan ? { plan } : {}),
+            ...(e !== undefined ? { error: redact(messageOf(e)) } : {}),
+            started,
+            applyCommand: `phctl apply ${paths.map(shellWord).join(" ")}`,
+            env: process.env,
+            say,
+            scrub: redact,
+          }).catch((x: unknown) => say(`reporting failed: ${messageOf(x)}`));
+        };
+
+        const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
+        let run;
+        try {
+          run = await makePlan(paths, cmd);
+        } catch (e) {
+          await deliver(undefined, e);
+          throw e;
         }
-        process.exitCode = 2;
-      }
-    });
+        await run.close();
+        const { plan } = run;
+        // Live values may hold a secret (the job's logs and summary keep what drift prints).
+        process.stdout.write(
+          redact(
+            render(plan, format, {
+              ...(global.verbose ? { verbose: true } : {}),
+              ...(global.color === false ? { color: false } : {}),
+            }),
+          ),
+        );
+        if (plan.entries.length > 0) {
+          if (format === "text") {
+            process.stderr.write(
+              `phctl: drift: ${plan.entries.length} difference${plan.entries.length === 1 ? "" : "s"} between the manifests and live state\n`,
+            );
+          }
+          process.exitCode = 2;
+          if (o.adopt) {
+            const { adoptStep } = await import("./drift-adopt.js");
+            await adoptStep(run, { json: format === "json" });
+          }
+        }
+        await deliver(plan);
+      },
+    );
 }

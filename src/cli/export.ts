@@ -1,6 +1,7 @@
 /**
- * `phctl export --organization ORG [--out DIR]`: write manifests from live state — users,
- * teams and projects of one organization, with a phctl.yaml that prunes nothing — so that
+ * `phctl export --organization ORG [--out DIR]`: write manifests from live state — customer
+ * organizations, users, teams and projects of one organization (or only the objects
+ * `--only` names), with a phctl.yaml that prunes nothing — so that
  * adopting phctl is one command and `phctl plan` right after shows no changes.
  */
 import type { Command } from "commander";
@@ -11,6 +12,7 @@ interface ExportOptions {
   organization: string;
   out?: string;
   projects?: string;
+  only?: string[];
   split: string;
   force?: boolean;
   format: string;
@@ -31,6 +33,10 @@ export function registerExport(program: Command): void {
     .option("--out <dir>", "directory to write (new or empty; default ./<org>)")
     .option("--projects <glob>", "only projects whose slug matches (e.g. 'tf-*')")
     .option(
+      "--only <keys...>",
+      "only these objects: keys or globs such as project/tf-a, user/jdoe, team/*, organization/*",
+    )
+    .option(
       "--split <split>",
       "per-project (projects/<slug>.yaml) or per-kind (projects.yaml)",
       "per-project",
@@ -44,7 +50,8 @@ export function registerExport(program: Command): void {
 Examples:
   phctl export --organization acme --out config/   # then: phctl plan config/ (no changes)
   phctl export --organization acme --projects 'tf-*' --split per-kind --out tf/
-  phctl export --organization acme --out config/ --force --format json`,
+  phctl export --organization acme --out config/ --force --format json
+  phctl export --organization acme --only project/ci-tools user/jdoe --out adopt/`,
     )
     .action(async (o: ExportOptions, cmd: Command) => {
       // Loaded when the command runs: `--help` needs none of the engine.
@@ -59,6 +66,12 @@ Examples:
           "BAD_FLAG",
           `--format must be one of ${FORMATS.join(", ")} (got ${o.format})`,
         );
+      const bad = (o.only ?? []).find((k) => !/^(organization|user|team|project)\/./.test(k));
+      if (bad !== undefined)
+        throw userError(
+          "BAD_FLAG",
+          `--only takes keys of organizations, users, teams or projects (organization/NAME, user/NAME, team/NAME, project/SLUG; globs allowed), got ${bad}`,
+        );
       const out = o.out ?? o.organization;
       const force = o.force === true;
       checkTarget(out, force); // refuse before reading anything
@@ -72,6 +85,7 @@ Examples:
           organization: o.organization,
           split,
           ...(o.projects !== undefined ? { projects: o.projects } : {}),
+          ...(o.only !== undefined ? { only: o.only } : {}),
         });
       } finally {
         await connection.close();
@@ -91,9 +105,11 @@ Examples:
         process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
         return;
       }
-      const { users, teams, projects } = result.counts;
+      const { organizations, users, teams, projects } = result.counts;
+      const orgs =
+        organizations > 0 ? `${organizations} organization${organizations === 1 ? "" : "s"}, ` : "";
       process.stdout.write(
-        `Exported ${users} users, ${teams} teams and ${projects} projects of ${result.organization} to ${out}/ (${result.files.length} files, ${result.apiCalls} API calls).\n` +
+        `Exported ${users} users, ${teams} teams and ${projects} projects of ${result.organization} to ${out}/ (${orgs}${result.files.length} files, ${result.apiCalls} API calls).\n` +
           `Next: phctl validate ${out} && phctl plan ${out}\n`,
       );
     });

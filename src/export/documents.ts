@@ -4,13 +4,17 @@
  * plan of the written manifests shows no changes. Each document carries the comments export
  * writes beside a value the API does not let phctl manage (ticket-only fields, values fixed
  * at creation, deprecated accounts), and warnings for what could not be exported faithfully.
+ * Repositories, mirrors and artifact repositories are written by the item builders of
+ * items.ts, which `drift --adopt` shares.
  */
 import { AccessLevels, TeamLevels, type UserService } from "../api/schemas.js";
 import type { LiveRepository, LiveServices } from "../engine/readers.js";
 import { declaredName, livePrefix } from "../kinds/artifact-repo.js";
-import { normaliseBlocker } from "../kinds/repository-fields.js";
+import { mirrorFields } from "../kinds/mirror.js";
+import { recordFields } from "../kinds/repository-fields.js";
 import { DEPRECATED_SERVICES } from "../manifest/normalise.js";
 import { API_VERSION, DEFAULTS } from "../manifest/schema/common.js";
+import { artifactItem, mirrorItem, repositoryItem } from "./items.js";
 import type { ProjectSnapshot, Snapshot } from "./read.js";
 
 /** A path inside a document, as the yaml library addresses nodes. */
@@ -24,13 +28,14 @@ export interface NodeComment {
 
 /** One manifest document to write. */
 export interface ExportDocument {
-  kind: "User" | "Team" | "Project";
+  kind: "Organization" | "User" | "Team" | "Project";
   name: string;
   value: Record<string, unknown>;
   comments: NodeComment[];
 }
 
 export interface ExportDocuments {
+  organizations: ExportDocument[];
   users: ExportDocument[];
   teams: ExportDocument[];
   projects: ExportDocument[];
@@ -38,7 +43,6 @@ export interface ExportDocuments {
   warnings: string[];
 }
 
-const R = DEFAULTS.repository;
 const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
 
 /** Set `key` only when `value` differs from the default (and is defined). */
@@ -152,24 +156,11 @@ function repository(
   comments: NodeComment[],
   warnings: string[],
 ): Record<string, unknown> {
-  const o: Record<string, unknown> = { name: r.name };
-  put(o, "subgroup", r.subgroups, R.subgroup);
-  put(o, "issueTracking", r.issueTracking, R.issueTracking);
-  put(o, "mergeRequests", r.mergeRequests, R.mergeRequests);
-  put(o, "requiresDCO", r.requiresDCO, R.requiresDCO);
-  put(o, "enableLFS", r.enableLFS, R.enableLFS);
-  put(o, "enableForking", r.enableForking, R.enableForking);
-  if (r.status === "archived") {
-    o.status = "archived";
-    comments.push({
-      path: [...at, "status"],
-      text: "archived (read-only); status: active restores it",
-    });
-  }
+  let fork: string | null = null;
   if (r.gitSourceRepoID !== 0) {
     const source = s.repositoriesById.get(r.gitSourceRepoID);
     if (source) {
-      o.forkFrom = source.record.httpURI;
+      fork = source.record.httpURI;
       comments.push({
         path: [...at, "forkFrom"],
         text: `fork of ${source.project}/${source.record.subgroups ? `${source.record.subgroups}/` : ""}${source.record.name}; fixed at creation`,
@@ -180,17 +171,20 @@ function repository(
       );
     }
   }
-  const blocker = normaliseBlocker(r.commitBlocker);
-  if (blocker) {
-    const b: Record<string, unknown> = {};
-    if (blocker.author.length > 0) b.author = blocker.author;
-    if (blocker.committer.length > 0) b.committer = blocker.committer;
-    if (r.commitBlocker?.since) b.since = r.commitBlocker.since;
-    o.commitBlocker = b;
-  }
-  put(o, "persistentStorage", r.persistentStorage !== null, R.persistentStorage);
+  const o = repositoryItem(recordFields(r, fork));
+  if (o.status === "archived")
+    comments.push({
+      path: [...at, "status"],
+      text: "archived (read-only); status: active restores it",
+    });
+  // The start as the service has it (the kinds compare it normalised).
+  const since = r.commitBlocker?.since;
+  if (since && isObject(o.commitBlocker)) o.commitBlocker.since = since;
   return o;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function gitSection(
   s: Snapshot,
@@ -232,17 +226,7 @@ function gitSection(
       continue;
     }
     seen.add(m.repoURLTo);
-    const o: Record<string, unknown> = {
-      from: m.repoURLFrom,
-      to: m.repoURLTo,
-      refSpaceFrom: m.refSpaceFrom,
-      refSpaceTo: m.refSpaceTo,
-      frequency: m.frequency,
-    };
-    put(o, "excludeTags", m.excludeTags, DEFAULTS.mirror.excludeTags);
-    put(o, "enabled", m.enabled, DEFAULTS.mirror.enabled);
-    const emails = sorted(m.notificationEmails);
-    if (emails.length > 0) o.notificationEmails = emails;
+    const o = mirrorItem(mirrorFields(m));
     comments.push({
       path: ["spec", "git", "mirrors", mirrors.length],
       text: "source, ref spaces and notification e-mails are fixed at creation",
@@ -314,11 +298,7 @@ function projectDocument(s: Snapshot, p: ProjectSnapshot, warnings: string[]): E
   if (git) spec.git = git;
   const prefix = livePrefix(d.organization, d.id);
   const artifacts = p.artifacts
-    .map((a) => {
-      const o: Record<string, unknown> = { name: declaredName(a.name, prefix) };
-      put(o, "type", a.repoType, DEFAULTS.artifactRepository.type);
-      return o;
-    })
+    .map((a) => artifactItem(declaredName(a.name, prefix), a.repoType))
     .sort((a, b) => cmp(String(a.name), String(b.name)));
   if (artifacts.length > 0) spec.artifacts = { repositories: artifacts };
   return {
@@ -329,10 +309,19 @@ function projectDocument(s: Snapshot, p: ProjectSnapshot, warnings: string[]): E
   };
 }
 
+/** A customer organization: a name (created with POST when a service lacks it). */
+const organizationDocument = (name: string): ExportDocument => ({
+  kind: "Organization",
+  name,
+  value: header("Organization", name),
+  comments: [],
+});
+
 /** Every document of the snapshot, each list sorted by name. */
 export function toDocuments(s: Snapshot): ExportDocuments {
   const warnings: string[] = [];
   return {
+    organizations: s.organizations.map(organizationDocument),
     users: s.users.map((u) => userDocument(s, u, warnings)),
     teams: s.teams.map(teamDocument),
     projects: s.projects.map((p) => projectDocument(s, p, warnings)),

@@ -15,6 +15,8 @@ export interface ExportOptions {
   organization: string;
   /** Glob over project slugs. */
   projects?: string;
+  /** Keys or globs of the top-level objects to export (`project/tf-a`, `user/*`). */
+  only?: readonly string[];
   split?: Split;
 }
 
@@ -24,7 +26,7 @@ export interface ExportResult {
   /** The token's parent organization (phctl.yaml's). */
   parent: string;
   files: ExportFile[];
-  counts: { users: number; teams: number; projects: number };
+  counts: { organizations: number; users: number; teams: number; projects: number };
   warnings: string[];
   /** API calls the export made. */
   apiCalls: number;
@@ -35,6 +37,7 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
   const snapshot = await readSnapshot(api, {
     organization: o.organization,
     ...(o.projects !== undefined ? { projects: o.projects } : {}),
+    ...(o.only !== undefined ? { only: o.only } : {}),
   });
   const docs = toDocuments(snapshot);
   return {
@@ -46,6 +49,7 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
       split: o.split ?? "per-project",
     }),
     counts: {
+      organizations: docs.organizations.length,
       users: docs.users.length,
       teams: docs.teams.length,
       projects: docs.projects.length,

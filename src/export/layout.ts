@@ -1,6 +1,7 @@
 /**
- * Which file each document goes to, and the files' texts. `per-project` (default): users.yaml,
- * teams.yaml and projects/<slug>.yaml; `per-kind`: users.yaml, teams.yaml, projects.yaml. Both
+ * Which file each document goes to, and the files' texts. `per-project` (default):
+ * organizations.yaml, users.yaml, teams.yaml and projects/<slug>.yaml; `per-kind`:
+ * organizations.yaml, users.yaml, teams.yaml, projects.yaml (each only when not empty). Both
  * add phctl.yaml and the JSON Schemas under schemas/, so the directory is a complete config
  * repository and editors find the schemas by the relative `$schema` line of each file.
  */
@@ -15,7 +16,7 @@ export type Split = (typeof SPLITS)[number];
 export interface ExportFile {
   path: string;
   /** What it holds: `config`, `schema`, or the manifest kind. */
-  holds: "config" | "schema" | "User" | "Team" | "Project";
+  holds: "config" | "schema" | "Organization" | "User" | "Team" | "Project";
   /** Names of the documents in it (empty for config and schemas). */
   names: string[];
   text: string;
@@ -70,6 +71,15 @@ export function layout(
     },
   ];
   const from = `Exported from organization ${o.organization} by phctl export.`;
+  if (docs.organizations.length > 0)
+    files.push(
+      manifest(
+        "organizations.yaml",
+        "Organization",
+        [from, `Organizations under ${o.parent} (the parent organization, which exists already).`],
+        docs.organizations,
+      ),
+    );
   if (docs.users.length > 0)
     files.push(
       manifest("users.yaml", "User", [from, "Users and their service accounts."], docs.users),

@@ -1,6 +1,6 @@
 /**
- * Read what `phctl export` writes: one organization's users (with their service accounts),
- * teams and projects (detail, git group, subgroups, repositories, mirrors, artifact
+ * Read what `phctl export` writes: one organization's customer organizations, users (with
+ * their service accounts), teams and projects (detail, git group, subgroups, repositories, mirrors, artifact
  * repositories), through the plan's memoised readers so that an export costs the calls a
  * no-change plan of the exported manifests costs, and no more:
  *   organizations + users + services per user + team pages + project list
@@ -8,6 +8,8 @@
  *   + per project with a git group (known from the detail's links, no 404 probe):
  *     group + subgroups + repositories + mirror pages.
  * Fork sources outside the exported projects are looked up only when a fork needs one.
+ * `only` narrows every list to the keys asked for (what `drift --adopt` suggests for a live
+ * object no manifest declares).
  */
 import type { ApiClient } from "../api/client.js";
 import { userError } from "../errors.js";
@@ -59,6 +61,11 @@ export interface Snapshot {
   organization: string;
   /** The token's parent organization (phctl.yaml's `organization`). */
   parent: string;
+  /**
+   * Customer organizations in scope, sorted: every organization under the parent when the
+   * parent is exported, else the one exported (users and projects name them).
+   */
+  organizations: string[];
   users: { user: LiveUser; services: LiveServices | undefined }[];
   teams: LiveTeam[];
   projects: ProjectSnapshot[];
@@ -70,6 +77,16 @@ export interface ReadOptions {
   organization: string;
   /** Glob over project slugs (`*` within a segment); all projects when absent. */
   projects?: string;
+  /**
+   * Keys or globs of the top-level objects to read (`user/jdoe`, `project/tf-*`,
+   * `organization/*`); everything in scope when absent. Objects not matched cost no call.
+   */
+  only?: readonly string[];
+}
+
+/** Does `key` match one of the `only` keys or globs (all keys when there are none)? */
+export function selected(only: readonly string[] | undefined, key: string): boolean {
+  return !only || only.length === 0 || only.some((g) => g === key || globToRegExp(g).test(key));
 }
 
 /** Read one organization. Throws a user error when the token does not see it. */
@@ -97,10 +114,22 @@ export async function readSnapshot(api: ApiClient, o: ReadOptions): Promise<Snap
     readTeams(ctx),
     readProjects(ctx),
   ]);
-  const scopedUsers = users.filter(inScope);
+  const scopedUsers = users.filter((u) => inScope(u) && selected(o.only, `user/${u.username}`));
   const slugs = list
-    .filter((p) => inScope(p) && (!wanted || wanted.test(p.projectSlug)))
+    .filter(
+      (p) =>
+        inScope(p) &&
+        (!wanted || wanted.test(p.projectSlug)) &&
+        selected(o.only, `project/${p.projectSlug}`),
+    )
     .map((p) => p.projectSlug);
+  const organizations = orgs
+    .filter((x) =>
+      org.parentOrganization === null ? x.parentOrganization === parent : x.name === org.name,
+    )
+    .map((x) => x.name)
+    .filter((name) => selected(o.only, `organization/${name}`))
+    .sort(cmp);
 
   const [withServices, projects] = await Promise.all([
     Promise.all(
@@ -120,8 +149,11 @@ export async function readSnapshot(api: ApiClient, o: ReadOptions): Promise<Snap
   return {
     organization: o.organization,
     parent,
+    organizations,
     users: withServices.sort((a, b) => cmp(a.user.username, b.user.username)),
-    teams: teams.filter((t) => t.parentOrganization === parent).sort((a, b) => cmp(a.name, b.name)),
+    teams: teams
+      .filter((t) => t.parentOrganization === parent && selected(o.only, `team/${t.name}`))
+      .sort((a, b) => cmp(a.name, b.name)),
     projects: present.sort((a, b) => cmp(a.detail.projectSlug, b.detail.projectSlug)),
     repositoriesById,
   };

@@ -134,13 +134,29 @@ describe("the example workflows", () => {
     expect(step.env).toEqual({ PHCTL_TOKEN: "${{ secrets.PHCTL_TOKEN }}" });
   });
 
-  it("drift: on a schedule and by hand, read-only", () => {
+  it("drift: on a schedule and by hand, read-only on the service, may write its issue", () => {
     const w = wf("phctl-drift.yml");
     expect(Object.keys(w.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
-    expect(w.permissions).toEqual({ contents: "read" });
+    expect(w.permissions).toEqual({ contents: "read", issues: "write" });
     const step = phctlStep(w, "drift");
-    expect(step.with.mode).toBe("drift");
-    expect(step.env).toEqual({ PHCTL_TOKEN: "${{ secrets.PHCTL_READ_TOKEN }}" });
+    expect(step.with).toEqual({ mode: "drift", config: ".", "metrics-file": "phctl-drift.prom" });
+    expect(step.env).toEqual({
+      PHCTL_TOKEN: "${{ secrets.PHCTL_READ_TOKEN }}",
+      PHCTL_NOTIFY_URL: "${{ secrets.PHCTL_NOTIFY_URL }}",
+    });
+    const push = w.jobs.drift.steps.at(-1);
+    expect(push.if).toBe("always() && env.PUSHGATEWAY_URL != ''");
+    expect(push.run).toContain("--data-binary @phctl-drift.prom");
+  });
+
+  it("drift mode reports to the issue, the metrics file and the webhook, as its inputs say", () => {
+    const step = steps.find((s) => s.name === "Drift");
+    expect(step.env.GITHUB_TOKEN).toBe("${{ inputs.token }}");
+    expect(step.run).toContain("args+=(--report github-issue)");
+    expect(step.run).toContain('args+=(--metrics-file "$METRICS_FILE")');
+    expect(step.run).toContain('args+=(--notify "$PHCTL_NOTIFY_URL")');
+    expect(action.inputs.report.default).toBe("true");
+    expect(action.inputs["metrics-file"].default).toBe("");
   });
 
   it("are not manifests: phctl validate examples/ skips dot-directories and dot-files", () => {

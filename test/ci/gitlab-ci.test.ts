@@ -1,7 +1,8 @@
 /**
  * examples/.gitlab-ci.yml is well-formed: YAML that parses, the three jobs with the rules,
  * tokens, artifacts, cache and resource group the flow needs, and scripts that parse with
- * `bash -n` (GitLab runs each job's lines as one script).
+ * `bash -n` (GitLab runs each job's lines as one script); the drift job's script runs with a
+ * stand-in phctl that prints the arguments it gets.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -62,11 +63,27 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(job.after_script.join("\n")).toMatch(/if \[ -f phctl-apply\.json \]; then phctl comment reviewed-plan\.json .*--outcome phctl-apply\.json/s); // prettier-ignore
   });
 
-  it("reports drift on a schedule with the read token", () => {
+  it("reports drift on a schedule with the read token: the issue, the metrics, the webhook", () => {
     const job = ci["phctl-drift"];
     expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
-    expect(job.script).toEqual(['phctl drift "$PHCTL_CONFIG"']);
+    const script = job.script.join("\n");
+    expect(script).toContain('set -- "$PHCTL_CONFIG" --report gitlab-issue --metrics-file phctl-drift.prom'); // prettier-ignore
+    expect(script).toContain('set -- "$@" --notify "$PHCTL_NOTIFY_URL"');
+    expect(script).toMatch(/phctl drift "\$@"\n?$/);
+    expect(job.artifacts).toEqual({ when: "always", paths: ["phctl-drift.prom"] });
+  });
+
+  it("the drift script passes the flags it means (run with a stand-in phctl)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "phctl-gitlab-"));
+    writeFileSync(join(dir, "phctl"), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+    const run = (vars: Record<string, string>) =>
+      execFileSync("sh", ["-ec", ci["phctl-drift"].script.join("\n")], {
+        env: { PATH: `${dir}:${process.env.PATH}`, PHCTL_CONFIG: ".", PHCTL_KEY: "default", ...vars }, // prettier-ignore
+        encoding: "utf8",
+      }).trim().split("\n"); // prettier-ignore
+    expect(run({})).toEqual(["drift", ".", "--report", "gitlab-issue", "--metrics-file", "phctl-drift.prom"]); // prettier-ignore
+    expect(run({ PHCTL_KEY: "prod", PHCTL_NOTIFY_URL: "https://hooks.example/a b" }).slice(5)).toEqual(["phctl-drift.prom", "--key", "prod", "--notify", "https://hooks.example/a b"]); // prettier-ignore
   });
 
   it("gives the service's write token to the apply job only", () => {

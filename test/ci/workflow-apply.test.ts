@@ -3,10 +3,12 @@
  * after a merge, run step by step: it finds the merged pull request and the plan run reviewed
  * on it, downloads that plan, restores the journal, applies with the write token, saves the
  * journal and reports the outcome on the pull request's comment. A direct push applies
- * nothing, and the scheduled drift workflow then reports it. GitHub is the fake of test/helpers, behind a small front that adds the two
+ * nothing, and the scheduled drift workflow then reports it (the job fails, one tracking issue
+ * opens, the metrics file is written). GitHub is the fake of test/helpers, behind a small front that adds the two
  * endpoints only this flow reads (a commit's pull requests with merge_commit_sha, and a
  * workflow's runs).
  */
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -160,7 +162,7 @@ describe("the apply workflow after merge", () => {
     expect(writes()).toBe(before);
   });
 
-  it("the drift workflow fails on drift, names it, and lists it in the summary", async () => {
+  it("the drift workflow fails on drift, names it, lists it in the summary, opens one issue", async () => {
     // The direct push above was never applied: live state differs from main.
     const sha = git(repo.seed, "rev-parse", "HEAD");
     const drift = await runWorkflow({
@@ -181,5 +183,14 @@ describe("the apply workflow after merge", () => {
     expect(step.stdout).toContain("::error title=phctl drift::live state differs from .");
     expect(step.stdout).not.toContain("an error, not drift");
     expect(drift.job.summary).toContain("`project/ci-tools`");
+    // One tracking issue on the repository, and the metrics file in the workspace.
+    const [issue, ...more] = gh.issues.list(REPO);
+    expect(more).toEqual([]);
+    expect(issue).toMatchObject({ state: "open", labels: ["phctl-drift"] });
+    expect(issue.title).toBe("Drift: 1 difference between the manifests and live state");
+    expect(issue.body).toMatch(/^<!-- phctl:drift key=\. -->\n[^]*\[run 5004\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/5004\)/); // prettier-ignore
+    expect(step.stderr).toContain(`opened drift issue #${issue.number} (key .)`);
+    expect(readFileSync(join(drift.workspace, "phctl-drift.prom"), "utf8")).toMatch(/^phctl_drift_in_sync\{key="\."\} 0$/m); // prettier-ignore
+    expect(drift.job.steps.at(-1)).toMatchObject({ name: "Push the metrics to a Pushgateway", outcome: "skipped" }); // prettier-ignore
   });
 });

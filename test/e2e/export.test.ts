@@ -41,6 +41,7 @@ describe("phctl export", () => {
     expect(r.stdout).toMatch(/Exported 4 users, 2 teams and 4 projects of acme to config\//);
     expect(writes().length).toBe(before); // export never writes to the service
     expect(readdirSync(join(dir, "config")).sort()).toEqual([
+      "organizations.yaml",
       "phctl.yaml",
       "projects",
       "schemas",
@@ -96,6 +97,7 @@ describe("phctl export", () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.files.map((f: { path: string }) => f.path)).toEqual([
+      "organizations.yaml",
       "phctl.yaml",
       "projects.yaml",
       "schemas/config.schema.json",
@@ -103,7 +105,7 @@ describe("phctl export", () => {
       "teams.yaml",
       "users.yaml",
     ]);
-    expect(json.counts).toEqual({ users: 4, teams: 2, projects: 4 });
+    expect(json.counts).toEqual({ organizations: 1, users: 4, teams: 2, projects: 4 });
     expect(typeof json.apiCalls).toBe("number");
     expect(readFileSync(join(out, "README.md"), "utf8")).toBe("mine\n");
     expect(existsSync(join(out, "projects", "stale.yaml"))).toBe(true); // not ours: kept

@@ -31,6 +31,7 @@ describe("export of a rich organization", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(entryLines(r.plan)).toEqual([]);
     expect(r.result.files.map((f) => f.path)).toEqual([
+      "organizations.yaml",
       "phctl.yaml",
       "projects.yaml",
       "schemas/config.schema.json",
@@ -87,6 +88,35 @@ describe("export of a rich organization", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(entryLines(r.plan)).toEqual([]);
     expect(r.result.counts).toMatchObject({ users: 1, projects: 1 });
+  });
+
+  it("writes the customer organizations: none is left not managed", async () => {
+    const r = await roundTrip(t, { organization: "acme" });
+    const orgs = r.result.files.find((f) => f.path === "organizations.yaml");
+    expect(orgs?.holds).toBe("Organization");
+    expect(orgs?.names).toEqual(["acme-partner"]);
+    expect(orgs?.text).toContain("kind: Organization\nmetadata:\n  name: acme-partner\n");
+    expect(r.result.counts.organizations).toBe(1);
+    expect(r.plan?.unmanaged.filter((u) => u.key.startsWith("organization/"))).toEqual([]);
+    // A child organization's export declares that organization (its users and projects name it).
+    const child = await roundTrip(t, { organization: "acme-partner" });
+    expect(child.result.files.find((f) => f.holds === "Organization")?.names).toEqual([
+      "acme-partner",
+    ]);
+  });
+
+  it("--only exports just the objects named (keys or globs)", async () => {
+    const r = await roundTrip(t, {
+      organization: "acme",
+      only: ["project/ci-*", "user/jdoe", "organization/*"],
+    });
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(r.result.counts).toEqual({ organizations: 1, users: 1, teams: 0, projects: 1 });
+    expect(r.result.files.filter((f) => f.names.length > 0).map((f) => [f.path, f.names])).toEqual([
+      ["organizations.yaml", ["acme-partner"]],
+      ["projects/ci-tools.yaml", ["ci-tools"]],
+      ["users.yaml", ["jdoe"]],
+    ]);
   });
 
   it("an unknown organization is a one-line user error", async () => {

@@ -7,17 +7,20 @@
  *   POST  /repos/{owner}/{repo}/issues/{n}/comments   {body} → 201; 422 over 65,536 chars
  *   PATCH /repos/{owner}/{repo}/issues/comments/{id}  {body} → 200; 404 unknown id
  *   GET   /repos/{owner}/{repo}/commits/{sha}/pulls   the pull requests set by setCommitPulls
+ *   GET, POST /repos/{owner}/{repo}/issues, PATCH …/issues/{n}   see fake-issues.ts
  *
  * Auth: `Authorization: token X` or `Bearer X`. A token not listed → 401 "Bad credentials";
  * a read token on a write → 403 "Resource not accessible by integration". Defaults:
  * GITHUB_TOKENS.write / GITHUB_TOKENS.read. Anything else → 404 "Not Found".
  *
  * Test controls: `seed(repo, pr, bodies)` adds comments (oldest first) by another user,
- * `comments(repo, pr)` reads them, `setCommitPulls(repo, sha, prs, {merged})`,
+ * `comments(repo, pr)` reads them (an issue's too), `issues` (seed, list, labels: see
+ * fake-issues.ts), `setCommitPulls(repo, sha, prs, {merged})`,
  * `failNext(method, pathRegex, status, body?, {headers, landed})` (see fake-platform.ts:
  * status 0 drops the connection; `landed` applies the write before failing), `requests`
  * (method, path with query, status of every call), `url`, `close()`. `repo` is "owner/name".
  */
+import { githubIssues, type FakeIssues } from "./fake-issues.js";
 import { pageOf, startFakeServer, type FakeReply, type FakeServer } from "./fake-platform.js";
 
 export const GITHUB_TOKENS = { write: "ghs_fakeWriteToken1234", read: "ghs_fakeReadToken5678" };
@@ -35,6 +38,7 @@ export interface FakeGitHubComment {
 export interface FakeGitHub extends FakeServer {
   seed(repo: string, pr: number, bodies: readonly string[]): void;
   comments(repo: string, pr: number): FakeGitHubComment[];
+  issues: Omit<FakeIssues, "route">;
   setCommitPulls(
     repo: string,
     sha: string,
@@ -75,15 +79,16 @@ export async function startFakeGitHub(
       user: { login },
       created_at: at,
       updated_at: at,
-      html_url: `${web}/${repo}/pull/${pr}#issuecomment-${id}`,
+      html_url: `${web}/${repo}/${issues.has(repo, pr) ? "issues" : "pull"}/${pr}#issuecomment-${id}`,
     };
     thread(repo, pr).push(c);
     return c;
   };
-  const error = (status: number, message: string, extra: object = {}): FakeReply => ({
+  const error = (status: number, message: unknown, extra: object = {}): FakeReply => ({
     status,
     body: { message, documentation_url: "https://docs.github.com/rest", ...extra },
   });
+  const issues = githubIssues({ web, limit: GITHUB_LIMIT, error });
 
   const server = await startFakeServer((req, url) => {
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
@@ -130,6 +135,8 @@ export async function startFakeGitHub(
       c.updated_at = new Date().toISOString();
       return { status: 200, body: c };
     }
+    const issue = issues.route(req, url);
+    if (issue) return issue;
     m = /^\/repos\/([^/]+\/[^/]+)\/commits\/([^/]+)\/pulls$/.exec(req.path);
     if (m && req.method === "GET") return { status: 200, body: pulls.get(`${m[1]}@${m[2]}`) ?? [] };
     return error(404, "Not Found");
@@ -141,6 +148,7 @@ export async function startFakeGitHub(
       for (const b of bodies) add(repo, pr, b, "octocat");
     },
     comments: (repo, pr) => thread(repo, pr).map((c) => ({ ...c })),
+    issues,
     setCommitPulls(repo, sha, prNumbers, o = {}) {
       const merged = o.merged ?? true;
       pulls.set(

@@ -10,14 +10,17 @@
  *   POST /projects/:id/:type/:iid/notes           {body} → 201; 400 over 1,000,000 chars
  *   PUT  /projects/:id/:type/:iid/notes/:note_id  {body} → 200; 404 unknown note
  *   GET  /projects/:id/repository/commits/:sha/merge_requests   set by setCommitMergeRequests
+ *   GET, POST /projects/:id/issues, PUT …/issues/:iid          see fake-issues.ts
  *
  * Auth: the PRIVATE-TOKEN header. A token not listed → 401 "401 Unauthorized"; a read token
  * on a write → 403 "403 Forbidden". Defaults: GITLAB_TOKENS.write / GITLAB_TOKENS.read.
  *
  * Test controls: `seed(project, iid, bodies)` (merge-request notes, oldest first, by
- * another user), `notes(project, iid)`, `setCommitMergeRequests(project, sha, iids,
+ * another user), `notes(project, iid)`, `issueNotes(project, iid)`, `issues` (seed, list,
+ * labels: see fake-issues.ts), `setCommitMergeRequests(project, sha, iids,
  * {merged})`, `failNext`, `requests`, `url`, `apiUrl`, `close()` — as in fake-github.ts.
  */
+import { gitlabIssues, type FakeIssues } from "./fake-issues.js";
 import { pageOf, startFakeServer, type FakeReply, type FakeServer } from "./fake-platform.js";
 
 export const GITLAB_TOKENS = { write: "glpat-fakeWriteToken12", read: "glpat-fakeReadToken345" };
@@ -36,6 +39,8 @@ export interface FakeGitLab extends FakeServer {
   apiUrl: string;
   seed(project: string, iid: number, bodies: readonly string[]): void;
   notes(project: string, iid: number): FakeGitLabNote[];
+  issueNotes(project: string, iid: number): FakeGitLabNote[];
+  issues: Omit<FakeIssues, "route">;
   setCommitMergeRequests(
     project: string,
     sha: string,
@@ -72,6 +77,15 @@ export async function startFakeGitLab(
       : body.length > GITLAB_LIMIT
         ? error(400, { note: ["is too long (maximum is 1000000 characters)"] })
         : undefined;
+  const pageHeaders = (p: { page: number; perPage: number; pages: number }, total: number) => ({
+    "x-page": String(p.page),
+    "x-per-page": String(p.perPage),
+    "x-next-page": p.page < p.pages ? String(p.page + 1) : "",
+    "x-prev-page": p.page > 1 ? String(p.page - 1) : "",
+    "x-total": String(total),
+    "x-total-pages": String(p.pages),
+  });
+  const issues = gitlabIssues({ web: "https://gitlab.example", error, tooLong, pageHeaders });
 
   const server = await startFakeServer((req) => {
     const token = req.headers["private-token"];
@@ -91,14 +105,7 @@ export async function startFakeGitLab(
         return {
           status: 200,
           body: p.items,
-          headers: {
-            "x-page": String(p.page),
-            "x-per-page": String(p.perPage),
-            "x-next-page": p.page < p.pages ? String(p.page + 1) : "",
-            "x-prev-page": p.page > 1 ? String(p.page - 1) : "",
-            "x-total": String(list.length),
-            "x-total-pages": String(p.pages),
-          },
+          headers: pageHeaders(p, list.length),
         };
       }
       if (req.method === "POST" && !m[4])
@@ -113,6 +120,8 @@ export async function startFakeGitLab(
         return { status: 200, body: n };
       }
     }
+    const issue = issues.route(req, "");
+    if (issue) return issue;
     const c = /^\/api\/v4\/projects\/([^/]+)\/repository\/commits\/([^/]+)\/merge_requests$/.exec(
       req.path,
     );
@@ -129,6 +138,8 @@ export async function startFakeGitLab(
       for (const b of bodies) add(list, b, "someone");
     },
     notes: (project, iid) => thread(project, "merge_requests", iid).map((n) => ({ ...n })),
+    issueNotes: (project, iid) => thread(project, "issues", iid).map((n) => ({ ...n })),
+    issues,
     setCommitMergeRequests(project, sha, iids, o = {}) {
       const merged = o.merged ?? true;
       mrs.set(

@@ -1,0 +1,185 @@
+/**
+ * `drift --adopt` without the CLI: turn a drift plan's live values into edits of the
+ * manifest files it was made from, in place (src/adopt/doc-text.ts keeps every untouched
+ * line as it was). Nothing is written here: every edit is computed first, each file read
+ * back and the whole config loaded again and checked against the plan (verify.ts); a file
+ * that changed since the plan read it, that cannot be edited in place or that would not
+ * check is left out whole, with its entries listed as not adopted. write.ts writes.
+ */
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import type { Plan, PlanEntry } from "../engine/plan.js";
+import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
+import { CONFIG_NAMES } from "../manifest/discover.js";
+import type { DesiredState } from "../manifest/types.js";
+import { EditError } from "./doc-text.js";
+import { FileText } from "./file-text.js";
+import { unmanagedEntries, type NotAdoptable } from "./unmanaged.js";
+import { absentLive } from "./place-common.js";
+import { documentOf, placeEntry } from "./places.js";
+import { changedSinceLoad } from "./unchanged.js";
+import { verifyAdoption } from "./verify.js";
+
+export type { NotAdoptable };
+
+/** A manifest file adoption changes: its text before, and after (undefined: deleted). */
+export interface AdoptedFile {
+  file: string;
+  before: string;
+  after: string | undefined;
+}
+
+export interface AdoptResult {
+  /** The entries whose live values the manifests now declare, in plan order. */
+  adopted: PlanEntry[];
+  /** Where each adopted entry was written. */
+  fileOf: Map<PlanEntry, string>;
+  files: AdoptedFile[];
+  notAdoptable: NotAdoptable[];
+}
+
+export interface AdoptInput {
+  plan: Plan;
+  state: DesiredState;
+  /** The files the plan's manifests were loaded from (relative to `cwd`). */
+  files: readonly string[];
+  cwd?: string;
+}
+
+const GIT_KINDS = new Set(["Subgroup", "Repository", "Mirror"]);
+
+/** Compute the adoption of a drift plan (reads the manifest files; writes nothing). */
+export function adopt(input: AdoptInput): AdoptResult {
+  const cwd = input.cwd ?? process.cwd();
+  const inputs: ManifestInput[] = input.files.map((file) => ({
+    file,
+    content: readFileSync(resolve(cwd, file), "utf8"),
+    config: CONFIG_NAMES.includes(basename(file)),
+  }));
+  const changed = changedSinceLoad(input.state, inputs);
+  const texts = new Map<string, FileText>();
+  const docFile = new Map<string, FileText>();
+  for (const i of inputs) {
+    if (i.config) continue;
+    const t = new FileText(i.file, String(i.content));
+    texts.set(i.file, t);
+    for (const id of t.ids()) if (!docFile.has(id)) docFile.set(id, t);
+  }
+  const failed = new Map<string, string>();
+  const notAdoptable: NotAdoptable[] = [];
+  const fileOf = new Map<PlanEntry, string>();
+  const absent = new Set(input.plan.entries.filter(absentLive).map((e) => e.key));
+  const gitGone = new Set<string>();
+  const organization = input.state.config.organization ?? input.plan.organization;
+  for (const e of input.plan.entries) {
+    const skip = (why: string) => notAdoptable.push({ key: e.key, kind: e.kind, why });
+    const doc = documentOf(e.key);
+    const t = doc ? docFile.get(doc) : undefined;
+    if (!doc || !t) {
+      skip("its declaration was not found in the manifests read");
+      continue;
+    }
+    fileOf.set(e, t.file);
+    if (changed.has(t.file) || failed.has(t.file) || t.removed(doc)) continue;
+    if (GIT_KINDS.has(e.kind) && gitGone.has(doc)) continue;
+    try {
+      const placed = placeEntry(e, { organization, value: t.value(doc), absent });
+      if (!Array.isArray(placed)) {
+        fileOf.delete(e);
+        skip(placed.why);
+        continue;
+      }
+      for (const op of placed) t.apply(doc, op);
+      if (e.kind === "GitGroup" && absentLive(e)) gitGone.add(doc);
+    } catch (err) {
+      if (!(err instanceof EditError)) throw err;
+      failed.set(t.file, `cannot be edited in place (${err.message})`);
+    }
+  }
+  for (const [file, t] of texts) {
+    if (failed.has(file) || changed.has(file)) continue;
+    try {
+      t.check();
+    } catch (err) {
+      if (!(err instanceof EditError)) throw err;
+      failed.set(file, err.message);
+    }
+  }
+  for (const file of changed) failed.set(file, "changed since phctl read it");
+  settle(input, inputs, texts, fileOf, failed);
+  const adopted: PlanEntry[] = [];
+  for (const [e, file] of fileOf) {
+    const why = failed.get(file);
+    if (why === undefined) adopted.push(e);
+    else
+      notAdoptable.push({
+        key: e.key,
+        kind: e.kind,
+        why: `${file} ${why}; nothing was written to it`,
+      });
+  }
+  const files: AdoptedFile[] = [];
+  for (const [file, t] of texts) {
+    if (failed.has(file)) continue;
+    const after = t.text();
+    if (after !== t.original) files.push({ file, before: t.original, after });
+  }
+  return {
+    adopted,
+    fileOf,
+    files,
+    notAdoptable: [...notAdoptable, ...unmanagedEntries(input.plan)],
+  };
+}
+
+/**
+ * Load the config as it would be written and verify it; leave out each file that makes it
+ * invalid or holds a mismatch, and check again, until what is left checks.
+ */
+function settle(
+  input: AdoptInput,
+  inputs: readonly ManifestInput[],
+  texts: ReadonlyMap<string, FileText>,
+  fileOf: ReadonlyMap<PlanEntry, string>,
+  failed: Map<string, string>,
+): void {
+  for (let round = 0; round <= texts.size; round++) {
+    const edited = inputs.flatMap((i): ManifestInput[] => {
+      const t = texts.get(i.file);
+      if (!t || failed.has(i.file)) return [i];
+      const text = t.text();
+      return text === undefined ? [] : [{ ...i, content: text }];
+    });
+    const loaded = loadManifestTexts(edited);
+    const errors = loaded.diagnostics.filter((d) => d.severity === "error");
+    let more = false;
+    for (const d of errors)
+      if (!failed.has(d.file) && texts.has(d.file)) {
+        failed.set(d.file, `would not validate (${d.message})`);
+        more = true;
+      }
+    if (more) continue;
+    if (!loaded.state) {
+      for (const file of texts.keys())
+        if (!failed.has(file)) failed.set(file, `would not validate (${errors[0]?.message ?? ""})`);
+      return;
+    }
+    const entries = [...fileOf].filter(([, f]) => !failed.has(f)).map(([e]) => e);
+    // What a file left as it is declares is not adoption's doing.
+    const mismatches = verifyAdoption(input.state, loaded.state, entries).filter(
+      (m) => !failed.has(m.file),
+    );
+    for (const m of mismatches)
+      if (m.file && texts.has(m.file) && !failed.has(m.file)) {
+        failed.set(m.file, `would not declare ${m.key} as live has it (${m.problem})`);
+        more = true;
+      }
+    if (more) continue;
+    // A mismatch no file left to revert explains: write nothing at all.
+    if (mismatches.length > 0)
+      for (const file of texts.keys())
+        if (!failed.has(file))
+          failed.set(file, `not written: ${mismatches[0].key} would not be as live has it`);
+    return;
+  }
+}

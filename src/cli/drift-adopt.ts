@@ -1,0 +1,74 @@
+/**
+ * `phctl drift --adopt`: after the drift plan, write the live values of what drifted into
+ * the manifest files, in place (src/adopt), so that a scheduled job can open a pull
+ * request "accept live changes"; a plan of the adopted manifests shows no changes for the
+ * adopted entries. Accepting live removes the declarations of objects deleted live and
+ * adds to authoritative lists what live has. What cannot be adopted — a live object no
+ * manifest declares — is listed with the export command that writes its declaration.
+ * Report: lines on stderr for people; with `json`, one JSON line on stdout instead.
+ */
+import { adopt, type NotAdoptable } from "../adopt/index.js";
+import { absentLive } from "../adopt/place-common.js";
+import { writeAdopted } from "../adopt/write.js";
+import type { Plan, PlanEntry } from "../engine/plan.js";
+import type { DesiredState } from "../manifest/types.js";
+
+export interface AdoptStepResult {
+  /** Keys of the entries whose live values the manifests now declare. */
+  adopted: string[];
+  /** Files written or deleted (relative to the working directory). */
+  files: string[];
+  notAdoptable: NotAdoptable[];
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function describe(e: PlanEntry, file: string): string {
+  if (absentLive(e)) return `${e.key}: removed, gone live (${file})`;
+  if (e.action === "delete") return `${e.key}: added, live has it (${file})`;
+  const fields = [...new Set(e.changes.map((c) => c.field))].join(", ");
+  return `${e.key}: ${fields} as live has ${e.changes.length === 1 ? "it" : "them"} (${file})`;
+}
+
+/** Adopt the drift of `run` into its manifest files, report it, and say what was done. */
+export async function adoptStep(
+  run: { plan: Plan; state: DesiredState; files: string[] },
+  o: { json: boolean; cwd?: string },
+): Promise<AdoptStepResult> {
+  const cwd = o.cwd ?? process.cwd();
+  const result = adopt({ plan: run.plan, state: run.state, files: run.files, cwd });
+  const outcome = writeAdopted(result.files, cwd);
+  const refused = new Map(outcome.refused.map((r) => [r.file, r.why]));
+  const adopted: PlanEntry[] = [];
+  const notAdoptable = [...result.notAdoptable];
+  for (const e of result.adopted) {
+    const file = result.fileOf.get(e) ?? "";
+    const why = refused.get(file);
+    if (why === undefined) adopted.push(e);
+    else
+      notAdoptable.push({
+        key: e.key,
+        kind: e.kind,
+        why: `${file} ${why}; nothing was written to it`,
+      });
+  }
+  const files = [...outcome.written, ...outcome.deleted].sort();
+  const keys = [...new Set(adopted.map((e) => e.key))];
+  if (o.json) {
+    const line = { adopt: { adopted: keys, files, deleted: outcome.deleted, notAdoptable } };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  } else {
+    const say = (s: string) => process.stderr.write(`phctl: adopt: ${s}\n`);
+    for (const e of adopted) say(describe(e, result.fileOf.get(e) ?? ""));
+    for (const f of outcome.deleted) say(`deleted ${f}: none of its declarations exists live`);
+    for (const n of notAdoptable)
+      say(`not adopted: ${n.key} (${n.kind}): ${n.why}${n.command ? ` — ${n.command}` : ""}`);
+    const left = notAdoptable.length > 0 ? `; ${notAdoptable.length} not adopted (above)` : "";
+    say(
+      keys.length === 0
+        ? `nothing adopted${left}`
+        : `${plural(keys.length, "entry", "entries")} adopted in ${plural(files.length, "file")}: a plan of the adopted manifests shows no changes for them${left}`,
+    );
+  }
+  return { adopted: keys, files, notAdoptable };
+}

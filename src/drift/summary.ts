@@ -1,0 +1,66 @@
+/**
+ * What every drift output says in a few words, from the plan: the counts per action and per
+ * kind × action (the issue title, the webhook message and the metrics all use them), one line
+ * for people ("3 differences: 2 to update, 1 to delete"), the name of a scope, and times in
+ * UTC to the minute. Pure.
+ */
+import { ACTIONS, type Action, type Plan } from "../engine/plan.js";
+
+export interface DriftCounts {
+  total: number;
+  byAction: Record<Action, number>;
+  /** kind → action → entries; only the actions that occur. */
+  byKind: Record<string, Partial<Record<Action, number>>>;
+  /** Live objects no manifest declares (never touched, not drift). */
+  unmanaged: number;
+}
+
+export function countsOf(plan: Pick<Plan, "entries" | "unmanaged">): DriftCounts {
+  const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
+  const byKind: DriftCounts["byKind"] = {};
+  for (const e of plan.entries) {
+    byAction[e.action]++;
+    const k = (byKind[e.kind] ??= {});
+    k[e.action] = (k[e.action] ?? 0) + 1;
+  }
+  return { total: plan.entries.length, byAction, byKind, unmanaged: plan.unmanaged.length };
+}
+
+const WORDS: Record<Action, string> = {
+  create: "to create",
+  update: "to update",
+  delete: "to delete",
+  ticket: "ticket",
+  blocked: "blocked",
+};
+
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** "2 to update, 1 to delete" (tickets as "1 ticket", "2 tickets"). */
+export function countParts(c: DriftCounts): string {
+  return ACTIONS.filter((a) => c.byAction[a] > 0)
+    .map((a) => (a === "ticket" ? plural(c.byAction[a], "ticket") : `${c.byAction[a]} ${WORDS[a]}`))
+    .join(", ");
+}
+
+/** "3 differences: 2 to update, 1 to delete". */
+export function describeCounts(c: DriftCounts): string {
+  const parts = countParts(c);
+  return `${plural(c.total, "difference")}${parts ? `: ${parts}` : ""}`;
+}
+
+/** How a scope is named in sentences: "." (the working directory) reads as "the config". */
+export const scopeName = (key: string): string => (key === "." ? "the config" : key);
+
+/** "2026-11-23T10:02:31.000Z" → "2026-11-23 10:02 UTC" (the text itself when not a time). */
+export function utcMinute(iso: string): string {
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? iso : `${t.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** A CI run as the comment names it ("run 45", linked), as platform.ts gives it. */
+export interface RunRef {
+  label: string;
+  url?: string;
+}

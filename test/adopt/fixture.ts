@@ -1,0 +1,110 @@
+/**
+ * What the adopt tests share: the examples applied once to a reference server whose SQLite
+ * file is kept, a fresh server from a copy of that file per case (converged, in a few tens
+ * of milliseconds), a fresh copy of the examples per case, and the in-process drift → adopt
+ * → plan round trip (`phctl drift --adopt` does the same with adoptStep).
+ */
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { adopt, type AdoptResult } from "../../src/adopt/index.js";
+import { writeAdopted, type WriteOutcome } from "../../src/adopt/write.js";
+import { ApiClient } from "../../src/api/client.js";
+import type { Plan } from "../../src/engine/plan.js";
+import { runPlan } from "../../src/engine/run-plan.js";
+import { loadManifests } from "../../src/manifest/load.js";
+import type { DesiredState } from "../../src/manifest/types.js";
+import { populate } from "../helpers/populate.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+export const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+
+export const client = (t: TestServer) =>
+  new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
+
+/** A working directory with a fresh copy of the examples under `examples/`. */
+export function workdir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "phctl-adopt-"));
+  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  return dir;
+}
+
+/** Load the examples of `dir` as the CLI does from there. */
+export async function load(dir: string): Promise<{ state: DesiredState; files: string[] }> {
+  const r = await loadManifests(["examples"], { cwd: dir });
+  if (!r.state)
+    throw new Error(JSON.stringify(r.diagnostics.filter((d) => d.severity === "error")));
+  return { state: r.state, files: r.files };
+}
+
+/** The examples applied to a server whose database file is returned (the server is closed). */
+export async function convergedDatabase(): Promise<string> {
+  const dir = workdir();
+  const db = join(dir, "converged.sqlite");
+  const t = await startServer({ db });
+  const api = client(t);
+  try {
+    await populate(api, (await load(dir)).state);
+    const check = await runPlan({ api, state: (await load(dir)).state, apiUrl: t.url });
+    if (check.entries.length > 0) throw new Error("the examples did not converge");
+  } finally {
+    await api.close();
+    await t.close();
+  }
+  return db;
+}
+
+/** A server on a copy of `db`. */
+export async function serverFrom(db: string): Promise<TestServer> {
+  const copy = join(mkdtempSync(join(tmpdir(), "phctl-adopt-db-")), "live.sqlite");
+  copyFileSync(db, copy);
+  return startServer({ db: copy });
+}
+
+export interface RoundTrip {
+  drift: Plan;
+  result: AdoptResult;
+  written: WriteOutcome;
+  /** The plan of the adopted manifests. */
+  after: Plan;
+}
+
+/** Plan the examples of `dir`, adopt the drift, write it, and plan again. */
+export async function driftAdoptPlan(t: TestServer, dir: string): Promise<RoundTrip> {
+  const api = client(t);
+  try {
+    const before = await load(dir);
+    const drift = await runPlan({ api, state: before.state, apiUrl: t.url });
+    const result = adopt({ plan: drift, state: before.state, files: before.files, cwd: dir });
+    const written = writeAdopted(result.files, dir);
+    const after = await runPlan({ api, state: (await load(dir)).state, apiUrl: t.url });
+    return { drift, result, written, after };
+  } finally {
+    await api.close();
+  }
+}
+
+/** Every manifest file under `root`, by path relative to it. */
+export function readTree(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(f)) out.set(relative(root, p), readFileSync(p, "utf8"));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Every comment (`#…` to the end of its line) of a YAML text. */
+export const comments = (text: string): string[] =>
+  text.split("\n").flatMap((l) => {
+    const m = /(^|\s)(#.*)$/.exec(l);
+    return m ? [m[2].trim()] : [];
+  });
+
+/** A plan's entries, one line each, for readable failures. */
+export const entryLines = (plan: Plan) =>
+  plan.entries.map((e) => `${e.action} ${e.key} ${JSON.stringify(e.changes)}`);
