@@ -180,6 +180,20 @@ describe("scoped plans against the reference server (property)", () => {
         const head = tryLoad(c);
         fc.pre(head !== undefined);
         const found = changeScope(base, head);
+        // A change may reference a user it also removes (a config plan refuses): then the
+        // scoped plan must refuse it the same way, never plan around it.
+        const refused = await plan(head).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        if (refused !== undefined) {
+          expect(refused).toMatchObject({ code: "UNKNOWN_REFERENCE" });
+          if (found.settings.length === 0)
+            await expect(plan(head, found.keys)).rejects.toMatchObject({
+              code: "UNKNOWN_REFERENCE",
+            });
+          return;
+        }
         const full = (await plan(head)).plan;
         if (found.settings.length > 0) return; // everything: the full plan is the plan
         t.server.requestLog.length = 0;
