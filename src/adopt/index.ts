@@ -107,17 +107,8 @@ export function adopt(input: AdoptInput): AdoptResult {
   }
   for (const file of changed) failed.set(file, "changed since phctl read it");
   settle(input, inputs, texts, fileOf, failed);
-  const adopted: PlanEntry[] = [];
-  for (const [e, file] of fileOf) {
-    const why = failed.get(file);
-    if (why === undefined) adopted.push(e);
-    else
-      notAdoptable.push({
-        key: e.key,
-        kind: e.kind,
-        why: `${file} ${why}; nothing was written to it`,
-      });
-  }
+  const { adopted, refused } = splitByFile(fileOf.keys(), fileOf, failed);
+  notAdoptable.push(...refused);
   const files: AdoptedFile[] = [];
   for (const [file, t] of texts) {
     if (failed.has(file)) continue;
@@ -182,4 +173,25 @@ function settle(
           failed.set(file, `not written: ${mismatches[0].key} would not be as live has it`);
     return;
   }
+}
+
+/**
+ * The entries whose file is written, and those of refused files (with why): an entry is
+ * adopted only when the file that declares it is written whole.
+ */
+export function splitByFile(
+  entries: Iterable<PlanEntry>,
+  fileOf: ReadonlyMap<PlanEntry, string>,
+  failed: ReadonlyMap<string, string>,
+): { adopted: PlanEntry[]; refused: NotAdoptable[] } {
+  const adopted: PlanEntry[] = [];
+  const refused: NotAdoptable[] = [];
+  for (const e of entries) {
+    const file = fileOf.get(e) ?? "";
+    const why = failed.get(file);
+    if (why === undefined) adopted.push(e);
+    else
+      refused.push({ key: e.key, kind: e.kind, why: `${file} ${why}; nothing was written to it` });
+  }
+  return { adopted, refused };
 }

@@ -9,6 +9,7 @@
 import type { Comment } from "./sticky.js";
 import { GitHubClient } from "./github.js";
 import type { Issue, IssueApi, IssueEdit } from "./issues.js";
+import { isNumbered, itemsOf } from "./shape.js";
 
 interface RawIssue {
   number: number;
@@ -35,12 +36,17 @@ function toIssue(i: RawIssue): Issue {
 
 export class GitHubIssueClient extends GitHubClient implements IssueApi {
   async listIssues(label: string): Promise<Issue[]> {
-    const all = (await this.octokit.paginate("GET /repos/{owner}/{repo}/issues", {
+    const answer: unknown = await this.octokit.paginate("GET /repos/{owner}/{repo}/issues", {
       ...this.where,
       labels: label,
       state: "all",
       per_page: 100,
-    })) as RawIssue[];
+    });
+    const all = itemsOf(answer, {
+      what: "GET /repos/{owner}/{repo}/issues",
+      setting: "GITHUB_API_URL",
+      fits: isNumbered("number", "title"),
+    }) as unknown as RawIssue[];
     return all.filter((i) => !i.pull_request).map(toIssue);
   }
 

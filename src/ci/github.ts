@@ -12,6 +12,7 @@ import { Octokit } from "@octokit/core";
 import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { VERSION } from "../version.js";
 import type { Comment, CommitPull, PlatformClient, Thread } from "./sticky.js";
+import { isComment, isNumbered, itemsOf } from "./shape.js";
 import {
   DEFAULT_POLICY,
   retrying,
@@ -116,10 +117,15 @@ export class GitHubClient implements PlatformClient {
   }
 
   async list(thread: Thread): Promise<Comment[]> {
-    const all = await this.octokit.paginate(
+    const answer: unknown = await this.octokit.paginate(
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
       { ...this.where, issue_number: thread.number, per_page: 100 },
     );
+    const all = itemsOf(answer, {
+      what: "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+      setting: "GITHUB_API_URL",
+      fits: isComment,
+    }) as { id: number; body: string | null; created_at: string; html_url: string }[];
     return all.map((c) => ({
       id: Number(c.id),
       body: c.body ?? "",
@@ -160,7 +166,12 @@ export class GitHubClient implements PlatformClient {
       "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
       { ...this.where, commit_sha: sha, per_page: 100 },
     );
-    const pulls = data.map((p) => ({
+    const checked = itemsOf(data, {
+      what: "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
+      setting: "GITHUB_API_URL",
+      fits: isNumbered("number"),
+    }) as unknown as typeof data;
+    const pulls = checked.map((p) => ({
       number: p.number,
       merged: p.merged_at !== null && p.merged_at !== undefined,
       headSha: p.head.sha,

@@ -7,6 +7,7 @@
 import type { Comment } from "./sticky.js";
 import { GitLabClient } from "./gitlab.js";
 import type { Issue, IssueApi, IssueEdit } from "./issues.js";
+import { isNumbered, itemsOf } from "./shape.js";
 
 interface RawIssue {
   iid: number;
@@ -40,7 +41,12 @@ export class GitLabIssueClient extends GitLabClient implements IssueApi {
         "GET",
         `/issues?labels=${encodeURIComponent(label)}&order_by=created_at&sort=asc&per_page=100&page=${page}`,
       );
-      for (const raw of data as RawIssue[]) out.push(toIssue(raw));
+      const issues = itemsOf(data, {
+        what: "GET /issues",
+        setting: "CI_API_V4_URL",
+        fits: isNumbered("iid", "title"),
+      }) as unknown as RawIssue[];
+      for (const raw of issues) out.push(toIssue(raw));
       const next = headers["x-next-page"];
       page = typeof next === "string" ? next.trim() : "";
     }

@@ -9,6 +9,7 @@
  */
 import { Agent, request } from "undici";
 import type { Comment, CommitPull, PlatformClient, Thread } from "./sticky.js";
+import { isComment, isNumbered, itemsOf } from "./shape.js";
 import {
   DEFAULT_POLICY,
   retrying,
@@ -147,7 +148,12 @@ export class GitLabClient implements PlatformClient {
         "GET",
         `${this.notesPath(thread)}?sort=asc&order_by=created_at&per_page=100&page=${page}`,
       );
-      for (const n of data as Note[]) if (!n.system) out.push(this.toComment(thread, n));
+      const notes = itemsOf(data, {
+        what: `GET ${this.notesPath(thread)}`,
+        setting: "CI_API_V4_URL",
+        fits: isComment,
+      }) as Note[];
+      for (const n of notes) if (!n.system) out.push(this.toComment(thread, n));
       const next = headers["x-next-page"];
       page = typeof next === "string" ? next.trim() : "";
     }
@@ -170,7 +176,12 @@ export class GitLabClient implements PlatformClient {
       "GET",
       `/repository/commits/${encodeURIComponent(sha)}/merge_requests`,
     );
-    const mrs = (data as { iid: number; state: string; sha?: string }[]).map((m) => ({
+    const found = itemsOf(data, {
+      what: "GET /repository/commits/:sha/merge_requests",
+      setting: "CI_API_V4_URL",
+      fits: isNumbered("iid"),
+    }) as unknown as { iid: number; state: string; sha?: string }[];
+    const mrs = found.map((m) => ({
       number: m.iid,
       merged: m.state === "merged",
       ...(m.sha ? { headSha: m.sha } : {}),

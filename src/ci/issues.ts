@@ -6,7 +6,7 @@
  * comment. Finding "our" issue (the marker in its body) is the caller's business.
  */
 import type { CiContext } from "./platform.js";
-import type { Comment } from "./sticky.js";
+import type { Comment, PlatformClient } from "./sticky.js";
 import { GitHubIssueClient } from "./github-issues.js";
 import { GitLabIssueClient } from "./gitlab-issues.js";
 
@@ -43,10 +43,8 @@ export interface IssueApi {
   commentIssue(number: number, body: string): Promise<Comment>;
 }
 
-/** An issue client with its connection. */
-export interface IssueClient extends IssueApi {
-  close(): Promise<void>;
-}
+/** An issue client with its connection: the comment client of sticky.ts, and issues. */
+export interface IssueClient extends IssueApi, PlatformClient {}
 
 export function openIssueClient(ctx: CiContext, token: string): IssueClient {
   return ctx.platform === "github"

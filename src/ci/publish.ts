@@ -5,21 +5,14 @@
  * error with the platform's status and message and what to do about it. Prints nothing.
  */
 import { userError } from "../errors.js";
-import { GitHubClient } from "./github.js";
-import { GitLabClient } from "./gitlab.js";
 import type { CiContext } from "./platform.js";
 import { CiHttpError } from "./retry.js";
+import { openIssueClient } from "./issues.js";
 import { upsertSticky, type PlatformClient, type StickyResult, type Thread } from "./sticky.js";
 
+/** The platform's client (the issue client: it is the comment client and more). */
 export function openClient(ctx: CiContext, token: string): PlatformClient {
-  return ctx.platform === "github"
-    ? new GitHubClient({ apiUrl: ctx.apiUrl, repository: ctx.project, token })
-    : new GitLabClient({
-        apiUrl: ctx.apiUrl,
-        projectId: ctx.project,
-        token,
-        ...(ctx.projectUrl ? { projectUrl: ctx.projectUrl } : {}),
-      });
+  return openIssueClient(ctx, token);
 }
 
 /** What to do after a failed call, by platform and status. */

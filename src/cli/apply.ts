@@ -18,6 +18,7 @@ import { HumanReporter, JsonReporter } from "../render/progress.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
+import { redact } from "./redact.js";
 import { serviceOf } from "../manifest/settings.js";
 import { parseDurationFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
@@ -165,7 +166,8 @@ async function applyWith(
       client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
     },
   );
-  const out = (s: string) => process.stdout.write(s);
+  // Live values may hold a secret: CI logs keep what apply prints.
+  const out = (s: string) => process.stdout.write(redact(s));
   const human = new HumanReporter({
     out,
     ...(process.stderr.isTTY && !json ? { tty: (s: string) => process.stderr.write(s) } : {}),

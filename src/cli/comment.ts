@@ -91,13 +91,17 @@ Examples:
       const hint =
         o.artifactHint ??
         `\`${basename(file)}\` in the artifacts of ${ctx.run?.label ?? "the CI run"}`;
-      const body = renderMarkdown(plan, {
-        maxChars: ctx.maxChars,
-        artifactHint: hint,
-        marker,
-        footer: ctx.footer,
-        ...(outcome ? { outcome } : {}),
-      });
+      // A pull request is read by many: a secret a live value holds is never posted
+      // (redaction only shortens, so the body stays within the limit).
+      const body = redact(
+        renderMarkdown(plan, {
+          maxChars: ctx.maxChars,
+          artifactHint: hint,
+          marker,
+          footer: ctx.footer,
+          ...(outcome ? { outcome } : {}),
+        }),
+      );
       // A body without its marker could never be found again: one comment per run.
       if (!sticky.carriesMarker(body, marker))
         throw new PhctlError("MARKER_MISSING", "the rendered comment does not start with its marker", { source: "internal" }); // prettier-ignore

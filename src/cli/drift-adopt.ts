@@ -7,7 +7,7 @@
  * manifest declares — is listed with the export command that writes its declaration.
  * Report: lines on stderr for people; with `json`, one JSON line on stdout instead.
  */
-import { adopt, type NotAdoptable } from "../adopt/index.js";
+import { adopt, splitByFile, type NotAdoptable } from "../adopt/index.js";
 import { absentLive } from "../adopt/place-common.js";
 import { writeAdopted } from "../adopt/write.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
@@ -39,19 +39,9 @@ export async function adoptStep(
   const result = adopt({ plan: run.plan, state: run.state, files: run.files, cwd });
   const outcome = writeAdopted(result.files, cwd);
   const refused = new Map(outcome.refused.map((r) => [r.file, r.why]));
-  const adopted: PlanEntry[] = [];
-  const notAdoptable = [...result.notAdoptable];
-  for (const e of result.adopted) {
-    const file = result.fileOf.get(e) ?? "";
-    const why = refused.get(file);
-    if (why === undefined) adopted.push(e);
-    else
-      notAdoptable.push({
-        key: e.key,
-        kind: e.kind,
-        why: `${file} ${why}; nothing was written to it`,
-      });
-  }
+  const split = splitByFile(result.adopted, result.fileOf, refused);
+  const adopted = split.adopted;
+  const notAdoptable = [...result.notAdoptable, ...split.refused];
   const files = [...outcome.written, ...outcome.deleted].sort();
   const keys = [...new Set(adopted.map((e) => e.key))];
   if (o.json) {

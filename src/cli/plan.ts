@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { userError } from "../errors.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
+import { redact } from "./redact.js";
 
 interface PlanOptions {
   out?: string;
@@ -83,12 +84,15 @@ Examples:
         ...(o.out ? { planFile: o.out } : {}),
       });
       if (o.out) writeAtomically(o.out, renderJson(plan));
+      // Live values may hold a secret: CI logs keep what plan prints.
       process.stdout.write(
-        render(plan, format, {
-          ...(global.verbose ? { verbose: true } : {}),
-          ...(global.color === false ? { color: false } : {}),
-          ...(o.out ? { artifactHint: o.out } : {}),
-        }),
+        redact(
+          render(plan, format, {
+            ...(global.verbose ? { verbose: true } : {}),
+            ...(global.color === false ? { color: false } : {}),
+            ...(o.out ? { artifactHint: o.out } : {}),
+          }),
+        ),
       );
       if (o.out && format === "text")
         process.stderr.write(

@@ -129,6 +129,15 @@ describe.concurrent("phctl comment on a GitLab merge request", () => {
       "GET 200",
     ]);
   });
+
+  it("a notes list that is not one (a proxy's page answered 200) posts nothing and says which URL to check", async () => {
+    gl.failNext("GET", /merge_requests\/9\/notes$/, 200, "<html>Sign in to continue</html>");
+    const r = await run(["comment", plan], env(9));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not what the platform's API answers \(got text \("<html>Sign in to continue<\/html>"\)\): check that CI_API_V4_URL is the API's base URL; nothing was posted\n$/); // prettier-ignore
+    expect(notesCalls(9).map((q) => q.method)).toEqual(["GET"]);
+    expect(gl.notes(PROJECT, 9)).toEqual([]);
+  });
 });
 
 describe("after every run", () => {

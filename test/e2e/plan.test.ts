@@ -155,6 +155,23 @@ describe("after the service matches the manifests", () => {
     expect(text.stdout).toContain("Blocked (cannot be reached through the API)");
   });
 
+  it("a secret a live value holds never reaches what plan prints", async () => {
+    // Someone pasted the token into a project's description.
+    const patched = await t.call("PATCH", "/v1/projects/ci-tools", {
+      body: { description: `see ${TOKENS.admin.secret}` },
+    });
+    expect(patched.status).toBe(200);
+    for (const format of ["text", "markdown", "json"]) {
+      const r = await phctl(["plan", "examples", "--format", format], env, dir);
+      expect(r.stdout).toContain("project/ci-tools");
+      expect(r.stdout + r.stderr).not.toContain(TOKENS.admin.secret);
+    }
+    const restored = await t.call("PATCH", "/v1/projects/ci-tools", {
+      body: { description: "Shared continuous-integration tooling" },
+    });
+    expect(restored.status).toBe(200);
+  });
+
   it("a user referenced but neither declared nor live is an error naming file and line", async () => {
     const file = join(dir, "examples/projects/ci-tools.yaml");
     const text = readFileSync(file, "utf8");
