@@ -25,6 +25,15 @@ export const ConfigDocument = Strict(
     concurrency: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 64, default: DEFAULTS.config.concurrency }),
     ),
+    maxRps: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 10000,
+        description:
+          "client-side throttle: at most this many API requests per second, started evenly spaced (the service's rate limit, or a share of it when pipelines overlap); --max-rps and PHCTL_MAX_RPS win; unset means no throttle",
+        examples: [20],
+      }),
+    ),
     queueTimeout: Type.Optional(
       Type.String({
         pattern: Patterns.duration,
