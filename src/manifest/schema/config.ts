@@ -27,7 +27,7 @@ export const ConfigDocument = Strict(
     ),
     maxRps: Type.Optional(
       Type.Number({
-        exclusiveMinimum: 0,
+        minimum: 0.1,
         maximum: 10000,
         description:
           "client-side throttle: at most this many API requests per second, started evenly spaced (the service's rate limit, or a share of it when pipelines overlap); --max-rps and PHCTL_MAX_RPS win; unset means no throttle",
