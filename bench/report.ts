@@ -239,6 +239,10 @@ export function writeResults(
   const sections = parseSections(old);
   for (const [k, v] of fresh) sections.set(k, v);
   const prBlock = pr ?? PR_BLOCK.exec(old)?.[0];
+  // Blocks other scripts write (startup, loading, soak, apply-cpu…) are kept as they are.
+  const others = [...old.matchAll(/<!-- begin ([a-z][a-z-]*) -->[\s\S]*?<!-- end \1 -->/g)]
+    .filter((m) => m[1] !== "pr")
+    .map((m) => `${m[0].trimEnd()}\n`);
   const body = [
     "# Benchmark results",
     "",
@@ -247,6 +251,7 @@ export function writeResults(
     ...scalingTable(sections, resourcesOf),
     ...(prBlock ? [`${prBlock.trimEnd()}\n`] : []),
     ...sortKeys(sections.keys()).map((k) => `${sections.get(k)}\n`),
+    ...others,
   ].join("\n");
   writeFileSync(file, body);
   try {

@@ -11,6 +11,9 @@ import type { RequestLogEntry } from "../src/server/app.js";
 
 export const MAIN = join(import.meta.dirname, "../dist/cli/main.js");
 
+/** Requests the benchmark servers' logs keep (a size-L baseline makes ~80,000). */
+export const BENCH_REQUEST_LOG_SIZE = 1_000_000;
+
 export interface ServeOptions {
   token: string;
   latency: number;
@@ -21,6 +24,8 @@ export interface ServeOptions {
 /** Start the built reference server on a free loopback port; resolves to its URL. */
 export async function serve(o: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
   const args = [MAIN, "serve", "--port", "0", "--token", `${o.token}:system-admin:acme`];
+  // API calls are counted from the request log: on, and large enough for a size-L run.
+  args.push("--control", "--request-log", String(BENCH_REQUEST_LOG_SIZE));
   args.push("--latency", String(o.latency));
   if (o.queueDelay !== undefined) args.push("--queue-delay", String(o.queueDelay));
   if (o.seedFile) args.push("--seed", o.seedFile);

@@ -51,6 +51,7 @@ export interface Served {
 export async function startServe(f: ServeFlags): Promise<Served> {
   const args = [MAIN, "serve", "--port", String(f.port ?? 0), "--db", f.db];
   args.push("--token", `${f.token}:system-admin:acme`);
+  args.push("--control", "--request-log", "1000000");
   if (f.queueDelay !== undefined) args.push("--queue-delay", String(f.queueDelay));
   if (f.latency !== undefined) args.push("--latency", String(f.latency));
   if (f.faultRate !== undefined) args.push("--fault-rate", String(f.faultRate));

@@ -17,7 +17,7 @@
 import type { QueueKind, RouteDef } from "./route-def.js";
 import { routes, type OperationId } from "./routes.js";
 import { Credentials, parseBase, type ApiKind, type Base } from "./auth.js";
-import { FlowControl } from "./limit.js";
+import { FlowControl, type FlowStats } from "./limit.js";
 import { Metrics } from "./metrics.js";
 import { buildMethods, type OperationMethods } from "./methods.js";
 import type {
@@ -124,6 +124,7 @@ export class ApiClient {
   readonly #wait: WaitOptions;
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #profile: ApiProfile;
+  readonly #flow: FlowControl;
 
   constructor(o: ClientOptions) {
     this.#profile = o.profile ?? DEFAULT_PROFILE;
@@ -144,6 +145,7 @@ export class ApiClient {
       ),
     };
     const flow = new FlowControl(concurrency, o.maxRps ?? 0);
+    this.#flow = flow;
     const timeoutMs = o.timeoutMs ?? 30_000;
     const random = o.random ?? Math.random;
     // The probe: an authenticated GET of the organization list, through the throttle and a
@@ -193,6 +195,25 @@ export class ApiClient {
       p.catch(() => this.#memo.delete(name));
     }
     return p;
+  }
+
+  /** Requests in flight at once at most (the concurrency slots every caller shares). */
+  get concurrency(): number {
+    return this.#flow.concurrency;
+  }
+
+  /** The client-side throttle, requests per second (0: none). */
+  get maxRps(): number {
+    return this.#flow.maxRps;
+  }
+
+  /**
+   * Requests now: `running` sent and not yet answered; `queued` waiting for the throttle
+   * or a concurrency slot (a call in a retry backoff, at the outage gate or between the
+   * polls of a queued job is neither). Cheap: progress lines poll it.
+   */
+  flowStats(): FlowStats {
+    return this.#flow.stats;
   }
 
   /** The API profile this client calls through (the default: the route table as it is). */

@@ -45,24 +45,57 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Requests on the wire and requests waiting to be sent (`ApiClient.flowStats()`). */
+export interface FlowStats {
+  /** Sent and not yet answered. */
+  running: number;
+  /** Waiting for the throttle or for a concurrency slot. */
+  queued: number;
+}
+
 /** The throttle and the concurrency slots of one client. */
 export class FlowControl {
   private readonly limit: LimitFunction;
   private readonly throttle: Throttle;
+  /** Attempts between `run()` and their slot (throttle and slot waits). */
+  private waiting = 0;
+  private running = 0;
+  readonly concurrency: number;
+  readonly maxRps: number;
 
   constructor(concurrency: number, maxRps: number) {
-    this.limit = pLimit(Math.max(1, concurrency));
+    this.concurrency = Math.max(1, concurrency);
+    this.maxRps = maxRps > 0 ? maxRps : 0;
+    this.limit = pLimit(this.concurrency);
     this.throttle = new Throttle(maxRps);
   }
 
-  /** Run one attempt: wait for the throttle, then for a slot; the slot is freed when `fn` settles. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.throttle.wait();
-    return this.limit(fn);
+  /**
+   * Run one attempt: wait for the throttle, then for a slot; the slot is freed when `fn`
+   * settles. `fn` gets the time it waited (throttle and slot), ms.
+   */
+  async run<T>(fn: (queuedMs: number) => Promise<T>): Promise<T> {
+    const queuedAt = performance.now();
+    this.waiting++;
+    try {
+      await this.throttle.wait();
+    } catch (e) {
+      this.waiting--;
+      throw e;
+    }
+    return this.limit(async () => {
+      this.waiting--;
+      this.running++;
+      try {
+        return await fn(performance.now() - queuedAt);
+      } finally {
+        this.running--;
+      }
+    });
   }
 
-  /** Attempts running and waiting for a slot (for tests and progress). */
-  get load(): { active: number; pending: number } {
-    return { active: this.limit.activeCount, pending: this.limit.pendingCount };
+  /** Requests sent and not answered; requests waiting for the throttle or a slot. */
+  get stats(): FlowStats {
+    return { running: this.running, queued: this.waiting };
   }
 }

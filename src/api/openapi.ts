@@ -1,9 +1,12 @@
 /**
- * `schemas/openapi.yaml`, generated from the route table: the API as this project
- * understands it, with the operations the spec does not show marked `x-assumed: true`.
- * With an API profile (`phctl api openapi`): the API as the profile makes it — its paths
- * and methods (`x-overridden: true`), list envelope, paging parameters and queue id field.
+ * `schemas/openapi.yaml`, generated from the route table: the API as the reference server
+ * answers it — every status of every operation (route-status.ts), the patterns, formats,
+ * enumerations and limits the server enforces, an example per operation — with the
+ * operations the spec does not show marked `x-assumed: true`. With an API profile
+ * (`phctl api openapi`): the API as the profile makes it — its paths and methods
+ * (`x-overridden: true`), list envelope, paging parameters and queue id field.
  */
+import type { TSchema } from "@sinclair/typebox";
 import { stringify } from "yaml";
 import type { OperationId } from "./routes.js";
 import {
@@ -13,15 +16,16 @@ import {
   overridden,
   type ApiProfile,
 } from "./profile.js";
-import { paramsSchema, restParam, toOpenApiPath, type RouteDef } from "./route-def.js";
+import { toOpenApiPath, type RouteDef } from "./route-def.js";
 import { ErrorBody } from "./schemas.js";
-
-/** Drop TypeBox's symbol keys and undefined values: plain JSON Schema. */
-function plain(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema));
-}
-
-type Json = Record<string, unknown>;
+import {
+  parameters,
+  plain,
+  requestBody,
+  responses,
+  sharedResponses,
+  type Json,
+} from "./openapi-operation.js";
 
 /** An object schema holding `value` at a dotted path (`result.items`). */
 function nested(dotted: string, value: unknown): Json {
@@ -31,8 +35,8 @@ function nested(dotted: string, value: unknown): Json {
 }
 
 /** A success answer's schema in the profile's shape (lists and queued answers). */
-function responseSchema(def: RouteDef, profile: ApiProfile): unknown {
-  const schema = plain(def.response) as Json;
+function shaped(def: RouteDef, response: TSchema, profile: ApiProfile): Json {
+  const schema = plain(response);
   const list = profile.list;
   if (def.paging && JSON.stringify(list) !== JSON.stringify(DEFAULT_LIST)) {
     const props = schema.properties as Json;
@@ -48,105 +52,64 @@ function responseSchema(def: RouteDef, profile: ApiProfile): unknown {
     return { allOf: [out, nested(list.pagination, pagination)] };
   }
   if (def.queue && profile.queueId[0] !== "queueid") {
-    const rename = (s: unknown): unknown => {
-      const text = JSON.stringify(s).replace(/"queue?id"/g, JSON.stringify(profile.queueId[0]));
-      return JSON.parse(text);
-    };
-    return rename(schema);
+    const text = JSON.stringify(schema).replace(/"queue?id"/g, JSON.stringify(profile.queueId[0]));
+    return JSON.parse(text) as Json;
   }
   return schema;
 }
 
-/** A paged route's query parameter under the profile's name. */
-const queryName = (def: RouteDef, name: string, profile: ApiProfile): string => {
-  if (!def.paging) return name;
-  const k = (Object.keys(DEFAULT_LIST.query) as (keyof typeof DEFAULT_LIST.query)[]).find(
-    (q) => DEFAULT_LIST.query[q] === name,
-  );
-  return k ? profile.list.query[k] : name;
-};
+function operation(id: OperationId, def: RouteDef, profile: ApiProfile): Json {
+  const params = parameters(def, profile);
+  const body = requestBody(def);
+  return {
+    operationId: id,
+    summary: def.summary,
+    tags: [def.section],
+    ...(params.length ? { parameters: params } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses: responses(def, (schema) => shaped(def, schema, profile)),
+    ...(def.deprecated ? { deprecated: true } : {}),
+    ...(def.assumed ? { "x-assumed": true } : {}),
+    ...(overridden(profile, id) ? { "x-overridden": true } : {}),
+    ...(def.queue ? { "x-queue": def.queue } : {}),
+    ...(def.paging ? { "x-paging": def.paging } : {}),
+    security: def.auth === "gitToken" ? [{ privateToken: [] }] : [{ bearerAuthToken: [] }],
+    "x-permission": def.auth,
+  };
+}
+
+const DESCRIPTION = `Generated from src/api/routes.ts by \`npm run gen\`. Operations marked x-assumed are paths the spec does not show.
+
+Every operation lists every status the reference server (\`phctl serve\`) answers, errors in one envelope \`{status: {code, message}, errors?: [{field, message}]}\`. Answered before a request reaches an operation: 404 for an unknown path, 405 with \`Allow\` for a method a known path does not have, 431 for oversized headers. 429 and 503 stand for the service's rate limits and outages: the reference server answers them only when faults are injected (\`--fault-rate\`).`;
 
 export function buildOpenApi(profile: ApiProfile = DEFAULT_PROFILE): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Json> = {};
   const table = effectiveRoutes(profile);
   for (const [id, def] of Object.entries(table) as [OperationId, RouteDef][]) {
-    const path = toOpenApiPath(def.path);
-    const parameters: unknown[] = [];
-    const params = paramsSchema(def);
-    const rest = restParam(def.path);
-    if (params) {
-      for (const [name, schema] of Object.entries(params.properties)) {
-        parameters.push({
-          name: name === "*" ? rest : name,
-          in: "path",
-          required: true,
-          schema: plain(schema),
-          ...(name === "*" ? { description: "may contain slashes" } : {}),
-        });
-      }
-    }
-    if (def.query) {
-      const required = new Set(def.query.required ?? []);
-      for (const [name, schema] of Object.entries(def.query.properties)) {
-        parameters.push({
-          name: queryName(def, name, profile),
-          in: "query",
-          required: required.has(name),
-          schema: plain(schema),
-        });
-      }
-    }
-    const responses: Record<string, unknown> = {
-      [String(def.successStatus)]: def.response
-        ? {
-            description: "success",
-            content: { "application/json": { schema: responseSchema(def, profile) } },
-          }
-        : { description: "success, no body given by the spec" },
-      default: {
-        description: "error",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-      },
-    };
-    const op: Record<string, unknown> = {
-      operationId: id,
-      summary: def.summary,
-      tags: [def.section],
-      ...(parameters.length ? { parameters } : {}),
-      ...(def.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: plain(def.body) } },
-            },
-          }
-        : {}),
-      responses,
-      ...(def.deprecated ? { deprecated: true } : {}),
-      ...(def.assumed ? { "x-assumed": true } : {}),
-      ...(overridden(profile, id) ? { "x-overridden": true } : {}),
-      ...(def.queue ? { "x-queue": def.queue } : {}),
-      ...(def.paging ? { "x-paging": def.paging } : {}),
-      security: def.auth === "gitToken" ? [{ privateToken: [] }] : [{ bearerAuthToken: [] }],
-      "x-permission": def.auth,
-    };
-    (paths[path] ??= {})[def.method.toLowerCase()] = op;
+    (paths[toOpenApiPath(def.path)] ??= {})[def.method.toLowerCase()] = operation(id, def, profile);
   }
   return {
     openapi: "3.1.0",
     info: {
       title: "Project Hosting Administration API (as phctl reads API-SPEC.md)",
       version: "2026-02",
-      description:
-        "Generated from src/api/routes.ts by `npm run gen`. Operations marked x-assumed are paths the spec does not show.",
+      description: DESCRIPTION,
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
-    servers: [{ url: "{base_url}", variables: { base_url: { default: "http://127.0.0.1:8470" } } }],
+    servers: [
+      {
+        url: "{base_url}",
+        description: "The service, or the reference server (phctl serve)",
+        variables: { base_url: { default: "http://127.0.0.1:8470" } },
+      },
+    ],
     components: {
       securitySchemes: {
         bearerAuthToken: { type: "http", scheme: "bearer" },
         privateToken: { type: "apiKey", in: "header", name: "PRIVATE-TOKEN" },
       },
       schemas: { Error: plain(ErrorBody) },
+      responses: sharedResponses(),
     },
     paths,
   };

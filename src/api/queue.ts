@@ -2,8 +2,10 @@
  * Waiting for queued jobs. A queued operation answers `{code, description, queueid}`
  * (`queuid` for the organization rename, an array of one for organization-team
  * assignment); its effect is visible once the job's status endpoint says `completed`.
- * `waitForJob` polls that endpoint with exponential backoff and jitter (200 ms, ×2, capped
- * at 5 s) and holds no concurrency slot while it sleeps: each poll is an ordinary call.
+ * `waitForJob` polls that endpoint with exponential backoff and jitter — the first poll
+ * after 200 ms (a job takes time: a poll at once mostly finds it open, and costs a request
+ * per job), then ×2 with equal jitter, capped at 5 s — and holds no concurrency slot while
+ * it sleeps: each poll is an ordinary call.
  */
 import type { QueueKind } from "./route-def.js";
 import { JobFailedError, JobTimeoutError } from "./errors.js";
@@ -32,7 +34,7 @@ export interface JobStatus {
 export interface WaitOptions {
   /** Give up after this long, ms (default 10 min). */
   timeoutMs?: number;
-  /** First wait between polls, ms (default 200). */
+  /** Wait before the first poll, ms (default 200; up to a quarter more, jittered). */
   pollStartMs?: number;
   /** Longest wait between polls, ms (default 5000). */
   pollMaxMs?: number;
@@ -110,6 +112,7 @@ export async function waitForJob(
   const o = { ...DEFAULT_WAIT, ...options };
   const started = performance.now();
   let wait = o.pollStartMs;
+  await pause(Math.min(o.timeoutMs, wait * (1 + random() / 4)), o.signal);
   for (let poll = 1; ; poll++) {
     const s = await read(kind, queueid, o.signal);
     const word = String(s.status).toLowerCase();
@@ -119,9 +122,8 @@ export async function waitForJob(
     options.onPoll?.(s, poll);
     const left = o.timeoutMs - (performance.now() - started);
     if (left <= 0) throw new JobTimeoutError(kind, queueid, word, o.timeoutMs);
-    // Equal jitter: at least half the step, so polls do not collapse to zero.
-    const delay = Math.min(left, wait / 2 + random() * (wait / 2));
-    await pause(delay, o.signal);
     wait = Math.min(o.pollMaxMs, wait * o.factor);
+    // Equal jitter: at least half the step, so polls do not collapse to zero.
+    await pause(Math.min(left, wait / 2 + random() * (wait / 2)), o.signal);
   }
 }

@@ -184,75 +184,79 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   let attempts = 0;
   let retries = 0;
   let pausedMs = 0;
+  let ended = false;
   const end = (ok: boolean) => {
-    const ms = performance.now() - started;
-    d.metrics.finished(key, attempts, ms, ok);
-    return ms;
+    ended = true;
+    d.metrics.finished(key, ok);
+    return performance.now() - started;
   };
-  const guard = async <T>(p: Promise<T>): Promise<T> => {
-    try {
-      return await p;
-    } catch (e) {
-      end(false);
-      throw e;
-    }
+  // The gate may close while an attempt waits for a slot: then it is not sent. Latency is
+  // from send to answer; the wait for the throttle and a slot is counted apart.
+  const attempt = async (queuedMs: number): Promise<WireOutcome | undefined> => {
+    if (!d.gate.isOpen) return undefined;
+    const sent = performance.now();
+    const answer = await d.transport.send(wire);
+    d.metrics.attempted(key, queuedMs, performance.now() - sent);
+    return answer;
   };
-  for (;;) {
-    pausedMs += await guard(d.gate.pass(req.signal));
-    const epoch = d.gate.epoch;
-    // The gate may close while this attempt waits for a slot: then it is not sent.
-    const outcome = await guard(
-      d.flow.run(async () => (d.gate.isOpen ? d.transport.send(wire) : undefined)),
-    );
-    if (outcome === undefined) continue;
-    attempts++;
-    const trouble = d.gate.record(outcome, req.cls);
-    if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
-      d.budget.success();
-      const ms = end(true);
-      d.onEvent?.({ type: "done", target: req.target, status: outcome.status, attempts, ms });
-      return { status: outcome.status, headers: outcome.headers, body: outcome.body, attempts };
-    }
-    const outage = trouble !== undefined && (d.gate.epoch !== epoch || !d.gate.isOpen);
-    const decision = decide(
-      d.retry,
-      {
-        cls: req.cls,
-        outcome,
-        retries,
-        elapsedMs: performance.now() - started - pausedMs,
-        outage,
-      },
-      d.random,
-    );
-    if (decision.retry) {
-      // An empty budget fails no call: it means trouble across the board, so pause all.
-      if (!outage && !d.budget.take()) d.gate.close("the client-wide retry budget ran dry");
-      d.metrics.retried(key, decision.reason);
-      if (outage || !d.gate.isOpen) {
-        // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
-        if (d.gate.isOpen) await guard(sleep(decision.delayMs, req.signal));
+  try {
+    for (;;) {
+      if (!d.gate.isOpen || d.gate.error) pausedMs += await d.gate.pass(req.signal);
+      const epoch = d.gate.epoch;
+      const outcome = await d.flow.run(attempt);
+      if (outcome === undefined) continue;
+      attempts++;
+      const trouble = d.gate.record(outcome, req.cls);
+      if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
+        d.budget.success();
+        const ms = end(true);
+        d.onEvent?.({ type: "done", target: req.target, status: outcome.status, attempts, ms });
+        return { status: outcome.status, headers: outcome.headers, body: outcome.body, attempts };
+      }
+      const outage = trouble !== undefined && (d.gate.epoch !== epoch || !d.gate.isOpen);
+      const decision = decide(
+        d.retry,
+        {
+          cls: req.cls,
+          outcome,
+          retries,
+          elapsedMs: performance.now() - started - pausedMs,
+          outage,
+        },
+        d.random,
+      );
+      if (decision.retry) {
+        // An empty budget fails no call: it means trouble across the board, so pause all.
+        if (!outage && !d.budget.take()) d.gate.close("the client-wide retry budget ran dry");
+        d.metrics.retried(key, decision.reason);
+        if (outage || !d.gate.isOpen) {
+          // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
+          if (d.gate.isOpen) await sleep(decision.delayMs, req.signal);
+          continue;
+        }
+        retries++;
+        d.onEvent?.({
+          type: "retry",
+          target: req.target,
+          attempt: attempts + 1,
+          delayMs: decision.delayMs,
+          reason: decision.reason,
+        });
+        await sleep(decision.delayMs, req.signal);
         continue;
       }
-      retries++;
-      d.onEvent?.({
-        type: "retry",
-        target: req.target,
-        attempt: attempts + 1,
-        delayMs: decision.delayMs,
+      const stop = {
         reason: decision.reason,
-      });
-      await guard(sleep(decision.delayMs, req.signal));
-      continue;
+        ambiguous: decision.ambiguous,
+        exhausted: decision.exhausted === true,
+      };
+      const ms = end(false);
+      const status = outcome.kind === "response" ? outcome.status : 0;
+      d.onEvent?.({ type: "done", target: req.target, status, attempts, ms });
+      throw toError({ ...req, timeoutMs }, outcome, attempts, stop);
     }
-    const stop = {
-      reason: decision.reason,
-      ambiguous: decision.ambiguous,
-      exhausted: decision.exhausted === true,
-    };
-    const ms = end(false);
-    const status = outcome.kind === "response" ? outcome.status : 0;
-    d.onEvent?.({ type: "done", target: req.target, status, attempts, ms });
-    throw toError({ ...req, timeoutMs }, outcome, attempts, stop);
+  } catch (e) {
+    if (!ended) end(false);
+    throw e;
   }
 }

@@ -17,6 +17,15 @@ export type QueueKind = "entitlement" | "orgTeam" | "transfer" | "rename";
  */
 export type Permission = "read" | "users" | "projects" | "access" | "system" | "gitToken";
 
+export type SuccessStatus = 200 | 201 | 202 | 204;
+/** Error statuses an operation's handler answers by its own rules (src/api/route-errors.ts). */
+export type RuleStatus = 400 | 403 | 404 | 409 | 422 | 500;
+/** When each of an operation's rule statuses is answered, in a few words. */
+export type OperationErrors = Readonly<Partial<Record<RuleStatus, string>>>;
+
+/** Longest value of a path parameter (fastify's `maxParamLength`; longer is 414). */
+export const MAX_PATH_PARAM = 100;
+
 export interface RouteDef {
   readonly method: HttpMethod;
   /**
@@ -36,7 +45,25 @@ export interface RouteDef {
   readonly body?: TSchema;
   /** Response schema of the success status; `null` when the spec gives no body. */
   readonly response: TSchema | null;
-  readonly successStatus: 200 | 201 | 202 | 204;
+  readonly successStatus: SuccessStatus;
+  /**
+   * When an operation has several success answers: each status with its own schema and
+   * when it is given (`response` then covers them all, which is what the client reads).
+   */
+  readonly successes?: Readonly<
+    Partial<Record<SuccessStatus, { readonly response: TSchema | null; readonly when: string }>>
+  >;
+  /**
+   * Stricter schemas of string path parameters that the handler checks itself, answering
+   * 400 naming the parameter (the router only knows "a non-empty segment").
+   */
+  readonly paramChecks?: Readonly<Record<string, TSchema>>;
+  /**
+   * The statuses the handler answers by the operation's own rules, and when (404 for an
+   * unknown object, 409, 422, …). Filled from src/api/route-errors.ts; the statuses every
+   * operation shares (401, 403 role, 400 validation, 429, …) come from route-status.ts.
+   */
+  readonly errors?: OperationErrors;
   /** The answer carries a queue id of this kind; the effect is visible once the job completes. */
   readonly queue?: QueueKind;
   /** Paged list (`{pagination, data}`); `all` says whether `all=true` is supported. */
@@ -98,4 +125,14 @@ export function fillPath(path: string, params: Readonly<Record<string, string | 
     const s = String(v);
     return plus ? s.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(s);
   });
+}
+
+/** The route table with each operation's own error statuses merged in (`RouteDef.errors`). */
+export function withErrors<T extends Readonly<Record<string, RouteDef>>>(
+  table: T,
+  errors: Readonly<Record<keyof T, OperationErrors>>,
+): { readonly [K in keyof T]: T[K] & { readonly errors: OperationErrors } } {
+  const out: Record<string, RouteDef> = {};
+  for (const [id, def] of Object.entries(table)) out[id] = { ...def, errors: errors[id] };
+  return out as { readonly [K in keyof T]: T[K] & { readonly errors: OperationErrors } };
 }

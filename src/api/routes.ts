@@ -5,7 +5,8 @@
  * path the spec does not show carry `assumed: true` (DESIGN.md, "API decisions").
  */
 import { Type, type TSchema } from "@sinclair/typebox";
-import type { RouteDef } from "./route-def.js";
+import { withErrors, type RouteDef } from "./route-def.js";
+import { ROUTE_ERRORS } from "./route-errors.js";
 import * as S from "./schemas.js";
 
 const P = "/v1/projects/{projectSlug}";
@@ -16,8 +17,8 @@ const TEAM_LEVELS = { level: S.TeamLevels } as const;
 const parentOrg = Type.Object(S.ParentOrgQuery);
 const parentOrgRequired = Type.Object({ parentOrganization: Type.String() });
 const dateRange = Type.Object({
-  startDate: Type.Optional(Type.String()),
-  endDate: Type.Optional(Type.String()),
+  startDate: Type.Optional(S.DateFilter),
+  endDate: Type.Optional(S.DateFilter),
 });
 const orgFilter = Type.Object({ organization: Type.Optional(Type.String()) });
 
@@ -72,7 +73,7 @@ function saDelete<N extends S.UserService>(service: N, summary: string, deprecat
   } as const;
 }
 
-export const routes = {
+const table = {
   // ------------------------------------------------------------ organization teams
   "orgTeams.list": {
     method: "GET",
@@ -133,11 +134,11 @@ export const routes = {
     query: Type.Object({
       ...S.AllQuery,
       organization: Type.Optional(Type.String()),
-      service: Type.Optional(Type.String()),
-      createdAt: Type.Optional(Type.String()),
+      service: Type.Optional(S.StringEnum([...S.UserServices, "gitservice"])),
+      createdAt: Type.Optional(S.DateRangeFilter),
       query: Type.Optional(Type.String()),
-      role: Type.Optional(Type.String()),
-      status: Type.Optional(Type.String()),
+      role: Type.Optional(S.UserRole),
+      status: Type.Optional(S.ActiveInactive),
     }),
     response: S.Paged(S.User),
     successStatus: 200,
@@ -317,7 +318,7 @@ export const routes = {
     section: "User teams",
     summary: "List user teams",
     auth: "read",
-    query: Type.Object({ ...S.PageQuery, serviceType: Type.Optional(Type.String()) }),
+    query: Type.Object({ ...S.PageQuery, serviceType: Type.Optional(S.TeamServiceName) }),
     response: S.Paged(S.Team),
     successStatus: 200,
     paging: { all: false },
@@ -487,7 +488,9 @@ export const routes = {
     summary: "Members of one access level (users and organization teams)",
     auth: "read",
     paramEnums: LEVELS,
-    query: Type.Object({ type: Type.Optional(Type.String()) }),
+    query: Type.Object({
+      type: Type.Optional(S.StringEnum(["users", "teams", "user", "team"] as const)),
+    }),
     response: Type.Array(S.AccessEntry),
     successStatus: 200,
   },
@@ -500,6 +503,10 @@ export const routes = {
     paramEnums: LEVELS,
     response: Type.Union([S.QueueAccepted, S.StatusOnly]),
     successStatus: 201,
+    successes: {
+      201: { response: S.QueueAccepted, when: "developers, maintainers, reporters: queued" },
+      200: { response: S.StatusOnly, when: "admins, controllers, editors: added at once" },
+    },
     queue: "entitlement",
   },
   "access.removeUser": {
@@ -632,7 +639,10 @@ export const routes = {
     section: "Project git groups, repositories, commits",
     summary: "List repositories (status=deleted lists deleted ones)",
     auth: "read",
-    query: Type.Object({ ...S.AllQuery, status: Type.Optional(Type.String()) }),
+    query: Type.Object({
+      ...S.AllQuery,
+      status: Type.Optional(S.StringEnum(["active", "archived", "deleted"] as const)),
+    }),
     response: S.Paged(S.Repository),
     successStatus: 200,
     paging: { all: true },
@@ -778,9 +788,9 @@ export const routes = {
     auth: "read",
     query: Type.Object({
       ...S.PageQuery,
-      status: Type.Optional(Type.String()),
+      status: Type.Optional(S.EnumList(S.MirrorStatuses)),
       statusCode: Type.Optional(Type.Integer()),
-      frequency: Type.Optional(Type.String()),
+      frequency: Type.Optional(S.EnumList(S.MirrorFrequencies)),
       order: Type.Optional(S.StringEnum(["asc", "desc"])),
     }),
     response: S.Paged(S.Mirror),
@@ -1086,8 +1096,8 @@ export const routes = {
     auth: "read",
     query: Type.Object({
       ...S.PageQuery,
-      startDate: Type.Optional(Type.String()),
-      endDate: Type.Optional(Type.String()),
+      startDate: Type.Optional(S.DateFilter),
+      endDate: Type.Optional(S.DateFilter),
     }),
     response: Type.Array(S.Pipeline),
     successStatus: 200,
@@ -1354,8 +1364,8 @@ export const routes = {
     summary: "Users of an organization from the identity provider",
     auth: "read",
     query: Type.Object({
-      role: Type.Optional(Type.String()),
-      last_login: Type.Optional(Type.String()),
+      role: Type.Optional(S.UserRole),
+      last_login: Type.Optional(S.DateRangeFilter),
     }),
     response: Type.Array(S.User),
     successStatus: 200,
@@ -1366,6 +1376,7 @@ export const routes = {
     section: "Organizations and metrics",
     summary: "Repositories containing a commit",
     auth: "read",
+    paramChecks: { sha: Type.String({ pattern: "^[0-9a-fA-F]{7,40}$" }) },
     response: Type.Array(
       Type.Object({ projectSlug: Type.String(), gitRepoID: Type.Integer(), name: Type.String() }),
     ),
@@ -1415,6 +1426,12 @@ export const routes = {
   },
 } as const satisfies Record<string, RouteDef>;
 
+/** Operation ids of the table (what src/api/route-errors.ts is keyed by). */
+export type RouteTableId = keyof typeof table;
+
+/** The table with each operation's own error statuses (src/api/route-errors.ts). */
+export const routes = withErrors(table, ROUTE_ERRORS);
+
 function doraQuery() {
   return Type.Object({
     metric: S.StringEnum([
@@ -1423,8 +1440,8 @@ function doraQuery() {
       "time_to_restore_service",
       "change_failure_rate",
     ]),
-    start_date: Type.Optional(Type.String({ format: "date" })),
-    end_date: Type.Optional(Type.String({ format: "date" })),
+    start_date: Type.Optional(S.DateOnly),
+    end_date: Type.Optional(S.DateOnly),
     environment_tiers: Type.Optional(Type.Array(Type.String())),
     interval: Type.Optional(S.StringEnum(["all", "monthly", "daily"])),
   });

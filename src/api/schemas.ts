@@ -5,6 +5,7 @@
  * Where the spec says "not shown", the shape here is our assumption (see src/server/SPEC.md).
  */
 import { Type, type SchemaOptions, type TSchema } from "@sinclair/typebox";
+import { MAX_PATH_PARAM } from "./route-def.js";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -482,7 +483,17 @@ export const DoraPoint = Type.Object({ date: Type.String(), value: Type.Number()
 
 // ---------------------------------------------------------------- request bodies
 
-const Email = Type.String({ format: "email" });
+/**
+ * The one e-mail rule of every body (single addresses and comma-separated lists alike): the
+ * `email` format of ajv-formats (RFC 5321 dot-atom local part, a dotted host name), written
+ * as a pattern so that any validator — the server's, the document's readers' — reads the
+ * same rule.
+ */
+const EMAIL_ADDRESS =
+  "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?";
+export const EMAIL_PATTERN = `^${EMAIL_ADDRESS}$`;
+export const EMAIL_LIST_PATTERN = `^\\s*${EMAIL_ADDRESS}\\s*(,\\s*${EMAIL_ADDRESS}\\s*)*$`;
+const Email = Type.String({ pattern: EMAIL_PATTERN, description: "an e-mail address" });
 const strict = { additionalProperties: false } as const;
 
 export const CreateUserBody = Type.Object(
@@ -512,7 +523,11 @@ export const TransferUserBody = Type.Object({ org_id: Type.Integer() }, strict);
 
 export const CreateTeamBody = Type.Object(
   {
-    name: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$" }),
+    name: Type.String({
+      pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$",
+      maxLength: MAX_PATH_PARAM,
+      description: "becomes the {teamname} path parameter, so at most 100 characters",
+    }),
     parentOrganization: Type.Optional(Type.String()),
     gitservice: Type.Boolean(),
     artifactservice: Type.Boolean(),
@@ -696,7 +711,6 @@ export const ArtifactMetadata = Type.Object(
   { legacy: Type.Optional(Type.Boolean()) },
   { additionalProperties: true, description: "legacy (boolean) plus any attributes (not shown)" },
 );
-const EmailItem = "[^\\s@,]+@[^\\s@,]+\\.[^\\s@,]+";
 export const UploadArtifactBody = Type.Object(
   {
     sourceFilePath: Type.String({ minLength: 1 }),
@@ -707,8 +721,8 @@ export const UploadArtifactBody = Type.Object(
     ),
     notification_email: Type.Optional(
       Type.String({
-        pattern: `^\\s*${EmailItem}\\s*(,\\s*${EmailItem}\\s*)*$`,
-        description: "one email address or several separated by commas",
+        pattern: EMAIL_LIST_PATTERN,
+        description: "one e-mail address or several separated by commas",
       }),
     ),
   },
@@ -739,6 +753,37 @@ export const RenameOrganizationBody = Type.Object(
 );
 
 // ---------------------------------------------------------------- shared query parts
+
+const DAY = "\\d{4}-\\d{2}-\\d{2}";
+const HH_MM = "([01]\\d|2[0-3]):[0-5]\\d";
+const INSTANT = `${DAY}T${HH_MM}:[0-5]\\d(\\.\\d+)?(Z|[+-]${HH_MM})`;
+/** A date filter's date: the whole day. */
+export const DateOnly = Type.String({ format: "date", description: "yyyy-MM-dd" });
+/** A date filter's instant: RFC 3339 with seconds, upper-case T, Z or ±hh:mm (no leap second). */
+export const DateTime = Type.String({
+  format: "date-time",
+  pattern: `^${INSTANT}$`,
+  description: "RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z",
+});
+/** Strict date filters: exactly yyyy-MM-dd (the whole day) or an RFC 3339 date-time. */
+export const DateFilter = Type.Union([DateOnly, DateTime]);
+/** A date filter that also takes an inclusive range `A TO B` of dates or date-times. */
+export const DateRangeFilter = Type.Union([
+  DateOnly,
+  DateTime,
+  Type.String({
+    pattern: `^(${DAY}|${INSTANT}) TO (${DAY}|${INSTANT})$`,
+    description: "an inclusive range A TO B of dates or date-times",
+  }),
+]);
+/** A comma-separated list of values of an enumeration (`status=pending,failed`). */
+export function EnumList(values: readonly string[]) {
+  const one = `(${values.join("|")})`;
+  return Type.String({
+    pattern: `^${one}(,${one})*$`,
+    description: `one or several of ${values.join(", ")}, separated by commas`,
+  });
+}
 
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1 })),

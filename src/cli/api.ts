@@ -19,7 +19,6 @@ interface ApiOptions {
   data?: string;
   paginate?: boolean;
   query: string[];
-  maxRps?: string;
 }
 
 /** `--data` as JSON: inline, `@file`, or `@-` for stdin. */
@@ -84,7 +83,6 @@ export function registerApi(program: Command): void {
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
-    .option("--max-rps <n>", "client-side throttle, requests per second (env PHCTL_MAX_RPS)")
     .addHelpText(
       "after",
       `
@@ -97,7 +95,8 @@ Examples:
   phctl api openapi                # the OpenAPI document as phctl calls the API
 
 Without --api-url / PHCTL_API_URL the call goes to the embedded reference server
-(.phctl/embedded.sqlite). The token comes from PHCTL_TOKEN or --token-file.`,
+(.phctl/embedded.sqlite). The token comes from PHCTL_TOKEN or --token-file. The global
+--max-rps (else PHCTL_MAX_RPS, else maxRps: in ./phctl.yaml) spaces the calls (--paginate).`,
     )
     .action(async (method: string, path: string, o: ApiOptions, cmd: Command) => {
       const m = method.toUpperCase();

@@ -24,8 +24,11 @@ import { kinds } from "../kinds/index.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
-import type { Style } from "../render/style.js";
+import { clientReadProgress } from "../render/read-progress.js";
+import { formatCount, PLAIN, type Style } from "../render/style.js";
 import { renderText } from "../render/text.js";
+import { terminalWidth } from "../render/width.js";
+import { wrapText } from "../render/wrap.js";
 import { checkJournalFree, factsOf, journalFileOf, journalOf } from "./run-journal.js";
 import type { SavedPlanRun } from "./saved-plan.js";
 import type { ApplyResult } from "./apply-result.js";
@@ -44,6 +47,7 @@ export interface ApplyFlags {
   outageTimeout?: string;
   reviewed?: string;
   result?: string;
+  showTickets?: boolean;
 }
 
 export interface ExecuteOptions {
@@ -63,8 +67,8 @@ export interface ExecuteOptions {
   ui: ApplyReporter;
   human: HumanReporter;
   out: (s: string) => void;
-  /** Ask (or not) before applying; false cancels. `reviewed`: a saved plan. */
-  confirm: (reviewed: boolean) => Promise<boolean>;
+  /** Ask (or not) before applying; false cancels. `reviewed`: a saved plan; `entries`: the plan's. */
+  confirm: (reviewed: boolean, entries: readonly PlanEntry[]) => Promise<boolean>;
 }
 
 const SIDE_EFFECT_KINDS = kinds.filter((k) => k.sideEffect);
@@ -85,12 +89,16 @@ function sideEffectsOf(
   const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
   return [...mine, ...owed.filter((e) => !planned.has(e.key) && wanted.has(e.key))];
 }
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export async function execute(x: ExecuteOptions): Promise<void> {
   const { flags: o, state, json } = x;
+  // Notes for people, wrapped to the terminal (never inside a word).
   const note = (s: string) => {
-    if (!json) process.stderr.write(`phctl: ${s}\n`);
+    if (json) return;
+    const lines = wrapText(`phctl: ${s}`, { width: terminalWidth(process.stderr), hang: 7 });
+    process.stderr.write(`${lines.join("\n")}\n`);
   };
   const file = journalFileOf(o.journal, state);
   const lock = acquireLock(file, `phctl apply (pid ${process.pid})`);
@@ -136,16 +144,27 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   const targets = o.target.length > 0 ? o.target : (interrupted?.plan.targets ?? []);
 
   // 2. The plan: fresh, or the saved one re-checked against the objects it touches.
+  // Reading live state shows progress: a live line on a terminal, JSON events on stderr in CI
+  // (apply's own events, on stdout, start at the plan).
   const fresh = (t: readonly string[], scope?: readonly string[]) =>
-    runPlanWithLive({
+    clientReadProgress({
+      command: "apply",
+      what: "live state",
       api,
-      state,
-      apiUrl,
-      diagnostics: x.diagnostics,
-      facts,
-      ...(t.length > 0 ? { targets: t } : {}),
-      ...(scope ? { scope } : {}),
-    });
+      json,
+      // --no-color (or NO_COLOR) made the plan's style plain: the live line follows.
+      ...(x.style === PLAIN ? { color: false } : {}),
+    }).around(() =>
+      runPlanWithLive({
+        api,
+        state,
+        apiUrl,
+        diagnostics: x.diagnostics,
+        facts,
+        ...(t.length > 0 ? { targets: t } : {}),
+        ...(scope ? { scope } : {}),
+      }),
+    );
   let plan: Plan;
   let live: Map<string, LiveObject>;
   if (reviewed) {
@@ -211,9 +230,9 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     }
     if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary })}\n`);
     else {
-      out(renderText({ ...plan, entries }, { style: x.style, verbose: x.verbose }));
+      out(renderText({ ...plan, entries }, textOptions(x)));
       out(
-        `\nNothing to apply: ${notSent.length} ticket and blocked entries are not API operations (listed above; never sent).\n`,
+        `\nNothing to apply: ${plural(notSent.length, "ticket or blocked entry", "ticket and blocked entries")} ${notSent.length === 1 ? "is not an API operation" : "are not API operations"} (listed above; never sent).\n`,
       );
     }
     return;
@@ -224,8 +243,10 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     out(
       `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
     );
-  else out(renderText({ ...plan, entries }, { style: x.style, verbose: x.verbose }));
-  if (!(await x.confirm((saved !== undefined && !interrupted) || reviewed !== undefined))) {
+  else out(renderText({ ...plan, entries }, textOptions(x)));
+  if (
+    !(await x.confirm((saved !== undefined && !interrupted) || reviewed !== undefined, entries))
+  ) {
     process.stderr.write("Apply cancelled: nothing was changed.\n");
     outcome.status = "refused";
     outcome.message = "cancelled at the confirmation";
@@ -296,13 +317,23 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   });
   if (journalError)
     process.stderr.write(
-      `phctl: ${journalError.message}: the apply stopped after ${result.summary.done} actions; free the space (or fix the permissions) and run phctl apply again\n`,
+      `phctl: ${journalError.message}: the apply stopped after ${plural(result.summary.done, "action")}; free the space (or fix the permissions) and run phctl apply again\n`,
     );
   if (result.summary.stopped !== undefined && !journalError)
     throw userError(
       "STOPPED",
-      `the apply stopped: ${result.summary.stopped}; ${result.summary.done} actions were done and are recorded in ${file}. Run phctl apply again once the service answers: it waits on the queued jobs recorded there and sends nothing twice`,
+      `the apply stopped: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once the service answers: it waits on the queued jobs recorded there and sends nothing twice`,
     );
+}
+
+/** How the plan is shown: the terminal's width, tickets inline with --show-tickets. */
+function textOptions(x: ExecuteOptions) {
+  return {
+    style: x.style,
+    verbose: x.verbose,
+    width: terminalWidth(process.stdout),
+    showTickets: x.flags.showTickets === true,
+  };
 }
 
 /** What the journal records of the plan being applied. */

@@ -14,13 +14,18 @@ import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import type { ApplyReporter } from "../engine/apply-events.js";
+import type { PlanEntry } from "../engine/plan.js";
+import { processTerminal } from "../render/live-line.js";
 import { HumanReporter, JsonReporter } from "../render/progress.js";
-import { COLOR, PLAIN, useColor } from "../render/style.js";
+import { flowOf } from "../render/read-progress.js";
+import { COLOR, PLAIN, useColor, type Style } from "../render/style.js";
+import { deletesBlock } from "../render/text.js";
+import { terminalWidth } from "../render/width.js";
 import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
 import { redact } from "./redact.js";
 import { serviceOf } from "../manifest/settings.js";
-import { parseDurationFlag } from "./flags.js";
+import { CONCURRENCY, parseDurationFlag, parseNumberFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
 import { failedResult, newResult, writeResult, type ApplyResult } from "./apply-result.js";
@@ -29,14 +34,13 @@ import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 type Globals = GlobalOptions & { color?: boolean };
 
 function concurrencyOf(flag: string | undefined, fallback: number): number {
-  if (flag === undefined) return fallback;
-  const n = Number(flag);
-  if (!Number.isInteger(n) || n < 1)
-    throw userError("BAD_FLAG", `--concurrency must be a whole number ≥ 1 (got ${flag})`);
-  return n;
+  return flag === undefined ? fallback : parseNumberFlag("--concurrency", flag, CONCURRENCY);
 }
 
-async function confirm(): Promise<boolean> {
+/** Ask on the terminal, the plan's deletes repeated just above the question. */
+async function confirm(entries: readonly PlanEntry[], style: Style): Promise<boolean> {
+  const deletes = deletesBlock(entries, style, terminalWidth(process.stdout));
+  if (deletes.length > 0) process.stdout.write(redact(`\n${deletes.join("\n")}\n`));
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question("\nApply these changes? Only 'yes' is accepted: ");
@@ -73,6 +77,10 @@ export function registerApply(program: Command): void {
       [] as string[],
     )
     .option("--resume", "finish an interrupted apply: its plan's keys, what it did left out")
+    .option(
+      "--show-tickets",
+      "show each support-ticket letter under its entry in the plan (default: after the plan)",
+    )
     .option(
       "--journal <file>",
       "the apply journal (default: journal in phctl.yaml, else .phctl/journal.jsonl); keep it between CI runs",
@@ -170,8 +178,11 @@ async function applyWith(
   const out = (s: string) => process.stdout.write(redact(s));
   const human = new HumanReporter({
     out,
-    ...(process.stderr.isTTY && !json ? { tty: (s: string) => process.stderr.write(s) } : {}),
+    terminal: json ? undefined : processTerminal(),
     style,
+    flow: () => flowOf(connection.client),
+    width: () => terminalWidth(process.stdout),
+    compact: process.stdout.isTTY === true && !json,
   });
   const ui: ApplyReporter = json ? new JsonReporter(out).event : human.event;
   try {
@@ -190,14 +201,14 @@ async function applyWith(
       ui,
       human,
       out,
-      confirm: async (reviewed: boolean) => {
+      confirm: async (reviewed: boolean, entries: readonly PlanEntry[]) => {
         if (o.autoApprove || reviewed) return true;
         if (!process.stdin.isTTY)
           throw userError(
             "NEEDS_APPROVAL",
             "apply needs a confirmation and there is no terminal to ask on: review the plan, then pass --auto-approve",
           );
-        return confirm();
+        return confirm(entries, style);
       },
     });
   } finally {

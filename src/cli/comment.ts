@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { PhctlError, userError } from "../errors.js";
 import { redact, registerSecret } from "./redact.js";
+import { parseNumberFlag } from "./flags.js";
 
 interface CommentOptions {
   key: string;
@@ -124,7 +125,10 @@ Examples:
         if (!summarised) process.stdout.write(`${body}\n`);
         return;
       }
-      const pr = o.pr !== undefined ? Number(o.pr) : undefined;
+      const pr =
+        o.pr !== undefined
+          ? parseNumberFlag("--pr", o.pr, { min: 1, max: 2_147_483_647, integer: true })
+          : undefined;
       const done = await ci.publishSticky(ctx, ctx.token, {
         ...(pr !== undefined ? { pr } : {}),
         marker,

@@ -4,17 +4,21 @@
  * would land in shell history), `--git-api-url` / `PHCTL_GIT_API_URL` with
  * `PHCTL_GIT_TOKEN` for the delivery-metrics API. With no API URL at all, `connect()` starts
  * the reference server in-process on `.phctl/embedded.sqlite` and says so on stderr.
+ * The client-side throttle: `--max-rps`, else `PHCTL_MAX_RPS`, else phctl.yaml's `maxRps`
+ * (the one the command read; for api, export and doctor the working directory's).
  *
  * `connect()` is what every command that talks to the service uses (api, plan, apply, …).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, type ClientOptions } from "../api/client.js";
-import { humanDuration } from "../api/errors.js";
 import type { ClientEvent } from "../api/request.js";
 import { resolveNetwork, type NetworkSettings } from "../api/network.js";
 import { userError } from "../errors.js";
+import { CONFIG_NAMES } from "../manifest/discover.js";
 import { loadApiProfileFor } from "./api-profile.js";
+import { ALWAYS, describeEvent, eventJson } from "./client-events.js";
+import { CONCURRENCY, describeRule, MAX_RPS, MAX_RPS_SETTING, parseNumberFlag } from "./flags.js";
 import { redact, registerSecret } from "./redact.js";
 
 /** The program's global options (see program.ts) plus the client knobs commands may add. */
@@ -39,6 +43,8 @@ export interface ResolvedConfig {
   gitApiUrl: string | undefined;
   gitToken: string | undefined;
   maxRps: number;
+  /** Where `maxRps` came from (undefined: nowhere, no throttle). */
+  maxRpsFrom?: "--max-rps" | "PHCTL_MAX_RPS" | "phctl.yaml";
   concurrency: number | undefined;
 }
 
@@ -62,18 +68,17 @@ function readTokenFile(file: string): string {
   return token;
 }
 
-function positive(name: string, v: string | number | undefined): number | undefined {
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0)
-    throw userError("BAD_FLAG", `${name} must be a number ≥ 0 (got ${v})`);
-  return n;
-}
+const given = (v: string | number | undefined): v is string | number => v !== undefined && v !== "";
 
-/** Settings from flags and environment; no I/O but reading the token file. */
+/**
+ * Settings from flags, the environment and phctl.yaml's `maxRps` (`configMaxRps`); no I/O
+ * but reading the token file. Precedence of the throttle: --max-rps, PHCTL_MAX_RPS,
+ * phctl.yaml.
+ */
 export function resolveConfig(
   o: GlobalOptions,
   env: NodeJS.ProcessEnv = process.env,
+  configMaxRps?: number,
 ): ResolvedConfig {
   const apiUrl = nonEmpty(o.apiUrl) ?? nonEmpty(env.PHCTL_API_URL);
   const token = o.tokenFile ? readTokenFile(o.tokenFile) : nonEmpty(env.PHCTL_TOKEN);
@@ -83,15 +88,53 @@ export function resolveConfig(
       `no token for ${apiUrl}: set PHCTL_TOKEN or pass --token-file FILE`,
     );
   }
-  const concurrency = positive("--concurrency", o.concurrency);
+  const throttle: Pick<ResolvedConfig, "maxRps" | "maxRpsFrom"> = given(o.maxRps)
+    ? { maxRps: parseNumberFlag("--max-rps", o.maxRps, MAX_RPS), maxRpsFrom: "--max-rps" }
+    : given(env.PHCTL_MAX_RPS)
+      ? {
+          maxRps: parseNumberFlag("PHCTL_MAX_RPS", env.PHCTL_MAX_RPS, MAX_RPS),
+          maxRpsFrom: "PHCTL_MAX_RPS",
+        }
+      : configMaxRps !== undefined
+        ? { maxRps: configMaxRps, maxRpsFrom: "phctl.yaml" }
+        : { maxRps: 0 };
   return {
     apiUrl,
     token,
     gitApiUrl: nonEmpty(o.gitApiUrl) ?? nonEmpty(env.PHCTL_GIT_API_URL),
     gitToken: nonEmpty(env.PHCTL_GIT_TOKEN),
-    maxRps: positive("--max-rps", o.maxRps ?? env.PHCTL_MAX_RPS) ?? 0,
-    concurrency: concurrency === 0 ? undefined : concurrency,
+    ...throttle,
+    concurrency: given(o.concurrency)
+      ? parseNumberFlag("--concurrency", o.concurrency, CONCURRENCY)
+      : undefined,
   };
+}
+
+/**
+ * `maxRps:` of the working directory's phctl.yaml (commands that read no manifests: api,
+ * export, doctor), or undefined when there is none or it sets none.
+ */
+export async function maxRpsOfWorkingDirectory(cwd: string): Promise<number | undefined> {
+  const name = CONFIG_NAMES.find((n) => existsSync(join(cwd, n)));
+  if (!name) return undefined;
+  const { parse } = await import("yaml");
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(join(cwd, name), "utf8"));
+  } catch (e) {
+    throw userError(
+      "BAD_CONFIG",
+      `${name}: cannot read its maxRps: (${(e as Error).message.split("\n")[0]}); run phctl validate`,
+    );
+  }
+  const v = (doc as { maxRps?: unknown } | null)?.maxRps;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !(v >= MAX_RPS_SETTING.min && v <= MAX_RPS_SETTING.max))
+    throw userError(
+      "BAD_CONFIG",
+      `${name}: maxRps must be ${describeRule(MAX_RPS_SETTING)} (got ${JSON.stringify(v)}); run phctl validate`,
+    );
+  return v;
 }
 
 /** A client and what to do when the command is done with it. */
@@ -124,64 +167,13 @@ export interface ConnectOptions {
    * `--api-profile` wins (cli/api-profile.ts).
    */
   apiProfile?: string | null;
+  /**
+   * phctl.yaml's `maxRps:` (settings.ts `serviceOf`), or null when the command read a
+   * phctl.yaml that sets none; undefined: the working directory's phctl.yaml is asked.
+   * `--max-rps` and PHCTL_MAX_RPS win.
+   */
+  maxRps?: number | null;
 }
-
-/** The stderr line of a client event, for people (undefined: nothing to say). */
-function describeEvent(e: ClientEvent): string | undefined {
-  switch (e.type) {
-    case "retry": {
-      const t = e.target;
-      return `retry ${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""} in ${e.delayMs} ms after ${e.reason} (attempt ${e.attempt})`;
-    }
-    case "outage-start":
-      return `the service is not answering (${e.reason}): all requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
-    case "outage-end":
-      return `the service answers again after ${humanDuration(e.pausedMs)}; resuming`;
-    // The OutageError every call gets says it, once, through main().
-    case "outage-timeout":
-    case "done":
-      return undefined;
-  }
-}
-
-/** The `--json` stderr line of a client event (undefined: none). */
-function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
-  switch (e.type) {
-    case "retry":
-      return {
-        event: "api.retry",
-        method: e.target.method,
-        path: e.target.pathTemplate,
-        operation: e.target.operation ?? null,
-        attempt: e.attempt,
-        delayMs: e.delayMs,
-        reason: e.reason,
-      };
-    case "outage-start":
-      return {
-        event: "api.outage",
-        state: "start",
-        reason: e.reason,
-        trigger: e.trigger,
-        timeoutMs: e.timeoutMs,
-      };
-    case "outage-end":
-      return { event: "api.outage", state: "end", pausedMs: e.pausedMs, probes: e.probes };
-    case "outage-timeout":
-      return {
-        event: "api.outage",
-        state: "timeout",
-        reason: e.reason,
-        pausedMs: e.pausedMs,
-        probes: e.probes,
-      };
-    case "done":
-      return undefined;
-  }
-}
-
-/** Outages are reported always; retries only with --verbose or --json. */
-const ALWAYS = new Set<ClientEvent["type"]>(["outage-start", "outage-end", "outage-timeout"]);
 
 /**
  * Connect to the configured API, or start the embedded reference server when none is
@@ -190,7 +182,11 @@ const ALWAYS = new Set<ClientEvent["type"]>(["outage-start", "outage-end", "outa
 export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Promise<Connection> {
   const write = (line: string) =>
     (o.stderr ?? ((s: string) => process.stderr.write(s)))(`${redact(line)}\n`);
-  const cfg = resolveConfig(global, o.env);
+  const configMaxRps =
+    o.maxRps === undefined
+      ? await maxRpsOfWorkingDirectory(o.cwd ?? process.cwd())
+      : (o.maxRps ?? undefined);
+  const cfg = resolveConfig(global, o.env, configMaxRps);
   registerSecret(cfg.token);
   registerSecret(cfg.gitToken);
   const profile = await loadApiProfileFor(global.apiProfile, o.apiProfile, o.cwd);
@@ -216,9 +212,20 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
       ...(profile ? { profile } : {}),
       ...o.client,
     });
+  // The throttle in use and where it was set: `--verbose` says it, `--json` carries it.
+  const throttle = { maxRps: cfg.maxRps, from: cfg.maxRpsFrom ?? null };
   const finish = (client: ApiClient) => {
-    if (global.json) write(JSON.stringify({ event: "api.metrics", ...client.metrics.snapshot() }));
-    else if (global.verbose) for (const l of client.metrics.summary()) write(`phctl: ${l}`);
+    if (global.json)
+      write(JSON.stringify({ event: "api.metrics", ...client.metrics.snapshot(), throttle }));
+    else if (global.verbose) {
+      const [first, ...rest] = client.metrics.summary();
+      write(`phctl: ${first}`);
+      if (cfg.maxRps > 0)
+        write(
+          `phctl: api: throttled to ${cfg.maxRps} requests per second (${cfg.maxRpsFrom === "phctl.yaml" ? "maxRps in phctl.yaml" : cfg.maxRpsFrom})`,
+        );
+      for (const l of rest) write(`phctl: ${l}`);
+    }
   };
 
   if (cfg.apiUrl) {

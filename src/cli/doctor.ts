@@ -78,13 +78,16 @@ Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report 
         import("./doctor-render.js"),
         import("../render/style.js"),
       ]);
-      const { caFile, apiProfile } = config ? serviceOf(config) : { apiProfile: null };
+      const { caFile, apiProfile, maxRps } = config
+        ? serviceOf(config)
+        : { apiProfile: null, maxRps: undefined };
       const connection = await connect(
         { ...global, apiUrl, concurrency: 1 },
         {
           ...(caFile !== undefined ? { caFile } : {}),
           // --api-profile wins; else DIR's phctl.yaml's apiProfile:, if any.
           apiProfile,
+          ...(maxRps !== undefined ? { maxRps } : {}),
           // A probe reports trouble instead of waiting it out.
           client: { retry: { maxRetries: 1, deadlineMs: 10_000 }, outageTimeoutMs: 15_000 },
         },

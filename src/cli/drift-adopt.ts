@@ -21,7 +21,8 @@ export interface AdoptStepResult {
   notAdoptable: NotAdoptable[];
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 function describe(e: PlanEntry, file: string): string {
   if (absentLive(e)) return `${e.key}: removed, gone live (${file})`;

@@ -126,7 +126,7 @@ Examples:
         if (plan.entries.length > 0) {
           if (format === "text") {
             process.stderr.write(
-              `phctl: drift: ${plan.entries.length} difference${plan.entries.length === 1 ? "" : "s"} between the manifests and live state\n`,
+              `phctl: drift: ${plan.entries.length.toLocaleString("en-US")} difference${plan.entries.length === 1 ? "" : "s"} between the manifests and live state\n`,
             );
           }
           process.exitCode = 2;

@@ -75,18 +75,27 @@ Examples:
       const out = o.out ?? o.organization;
       const force = o.force === true;
       checkTarget(out, force); // refuse before reading anything
-      const global = cmd.optsWithGlobals<GlobalOptions>();
-      const progress = process.stderr.isTTY && o.format === "text" && !global.json;
+      const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
+      const { clientReadProgress } = await import("../render/read-progress.js");
       const connection = await connect(global, { organization: o.organization });
       let result;
       try {
-        if (progress) process.stderr.write(`phctl: reading organization ${o.organization}…\n`);
-        result = await exportOrganization(connection.client, {
-          organization: o.organization,
-          split,
-          ...(o.projects !== undefined ? { projects: o.projects } : {}),
-          ...(o.only !== undefined ? { only: o.only } : {}),
+        const api = connection.client;
+        const progress = clientReadProgress({
+          command: "export",
+          what: `organization ${o.organization}`,
+          api,
+          json: global.json === true || process.env.CI === "true",
+          ...(global.color !== undefined ? { color: global.color } : {}),
         });
+        result = await progress.around(() =>
+          exportOrganization(api, {
+            organization: o.organization,
+            split,
+            ...(o.projects !== undefined ? { projects: o.projects } : {}),
+            ...(o.only !== undefined ? { only: o.only } : {}),
+          }),
+        );
       } finally {
         await connection.close();
       }
@@ -106,10 +115,13 @@ Examples:
         return;
       }
       const { organizations, users, teams, projects } = result.counts;
+      const n = (x: number) => x.toLocaleString("en-US");
       const orgs =
-        organizations > 0 ? `${organizations} organization${organizations === 1 ? "" : "s"}, ` : "";
+        organizations > 0
+          ? `${n(organizations)} organization${organizations === 1 ? "" : "s"}, `
+          : "";
       process.stdout.write(
-        `Exported ${users} users, ${teams} teams and ${projects} projects of ${result.organization} to ${out}/ (${orgs}${result.files.length} files, ${result.apiCalls} API calls).\n` +
+        `Exported ${n(users)} users, ${n(teams)} teams and ${n(projects)} projects of ${result.organization} to ${out}/ (${orgs}${n(result.files.length)} files, ${n(result.apiCalls)} API calls).\n` +
           `Next: phctl validate ${out} && phctl plan ${out}\n`,
       );
     });

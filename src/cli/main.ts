@@ -1,36 +1,24 @@
 #!/usr/bin/env node
 /**
- * The phctl entry point: run the program, and turn errors into one line and an exit code.
- * A user error prints `phctl: <message>` (details with --verbose); a bug prints the same
- * line plus the stack with --verbose. Never a token.
+ * The phctl entry point. It loads as little as it can: `phctl --version` answers from here;
+ * otherwise it loads the program (program.ts) with only the command being run. Built by
+ * scripts/bundle.js, it loads one file: the bundle of that command (`bundle-<name>.cjs`, or
+ * `bundle-all.cjs` for help and anything it is not sure of); built by tsc alone, it imports
+ * program.js and the command's file. A user error prints `phctl: <message>` (details with
+ * --verbose); a bug prints the same line plus the stack with --verbose — through source maps,
+ * so the stack names src/ files and lines. Never a token.
  */
-import { CommanderError } from "commander";
-import { PhctlError } from "../errors.js";
-import { buildProgram } from "./program.js";
-import { redact } from "./redact.js";
+import { createRequire } from "node:module";
+import { VERSION } from "../version.js";
+import type * as Program from "./program.js";
+import type { Register } from "./program.js";
 
-async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
-  const verbose = argv.includes("--verbose") || argv.includes("-v");
-  try {
-    await program.parseAsync(argv);
-    return typeof process.exitCode === "number" ? process.exitCode : 0;
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    if (e instanceof PhctlError) {
-      process.stderr.write(`phctl: ${redact(e.message)}\n`);
-      if (verbose) for (const d of e.details) process.stderr.write(`  ${redact(d)}\n`);
-      if (verbose && e.source === "internal" && e.stack)
-        process.stderr.write(`${redact(e.stack)}\n`);
-      return e.exitCode;
-    }
-    const err = e instanceof Error ? e : new Error(String(e));
-    process.stderr.write(`phctl: internal error: ${redact(err.message)}\n`);
-    if (verbose && err.stack) process.stderr.write(`${redact(err.stack)}\n`);
-    else process.stderr.write("phctl: run again with --verbose for details\n");
-    return 1;
-  }
-}
+/**
+ * Set by scripts/bundle.js from program.ts's own options: the global flags that take a value
+ * and those that do not, and the command names.
+ */
+declare const PHCTL_BUNDLE:
+  { valueFlags: string[]; flags: string[]; commands: string[] } | undefined;
 
 // A closed pipe (`phctl … | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -40,11 +28,53 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  () => {
-    process.exitCode = 1;
-  },
-);
+/** The bundle for `args`: the command's when every word before it is understood, else all. */
+function bundleFor(args: readonly string[], b: NonNullable<typeof PHCTL_BUNDLE>): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith("-")) return b.commands.includes(a) ? a : "all";
+    const eq = a.indexOf("=");
+    if (b.valueFlags.includes(eq > 0 ? a.slice(0, eq) : a)) {
+      if (eq < 0) i++;
+    } else if (!b.flags.includes(a)) return "all";
+  }
+  return "all";
+}
+
+/** import() of a file next to this one, out of the bundler's sight (a bundle never takes it). */
+const importHere = (file: string): Promise<unknown> => import(file);
+
+async function start(argv: string[]): Promise<number> {
+  if (typeof PHCTL_BUNDLE !== "undefined") {
+    const file = `./bundle-${bundleFor(argv.slice(2), PHCTL_BUNDLE)}.cjs`;
+    const bundle = createRequire(import.meta.url)(file) as { start(a: string[]): Promise<number> };
+    return bundle.start(argv);
+  }
+  const { run } = (await importHere("./program.js")) as typeof Program;
+  return run(argv, (names) =>
+    Promise.all(
+      names.map(async (name) => {
+        const mod = (await importHere(`./${name}.js`)) as Record<string, Register>;
+        return mod[`register${name[0].toUpperCase()}${name.slice(1)}`];
+      }),
+    ),
+  );
+}
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  // Modules loaded from here on map their stack frames back to src/ (with --verbose only:
+  // reading the maps costs time).
+  if (args.includes("--verbose") || args.includes("-v")) process.setSourceMapsEnabled(true);
+  start(process.argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`phctl: internal error: ${String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

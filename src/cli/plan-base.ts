@@ -15,7 +15,7 @@ import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
 import { changeScope } from "../engine/scope.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import type { LoadResult } from "../manifest/types.js";
-import { checkLoaded, openService, type PlanRun } from "./plan-common.js";
+import { checkLoaded, openService, readProgress, type PlanRun } from "./plan-common.js";
 import { loadHeadAndBase } from "./plan-load.js";
 
 export interface BaseOptions {
@@ -26,7 +26,8 @@ export interface BaseOptions {
   targets: readonly string[];
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const plural = (n: number, one: string) =>
+  `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
 /** The base must load cleanly: its errors are printed as the base's and refused. */
 function checkBase(base: LoadResult, dir: string) {
@@ -88,17 +89,22 @@ export async function makeBasePlan(
         closeScope: false,
         ...(s ? { scope: s } : {}),
       } satisfies RunPlanOptions);
-    const headRun = runPlanWithLive({
-      ...common,
-      state,
-      diagnostics,
-      ...(o.targets.length > 0 ? { targets: o.targets } : scope ? { scope } : {}),
-    });
-    // The base is planned alongside, unless its scope waits on the targets'.
-    const early = o.targets.length > 0 ? undefined : basePlan(scope);
-    const [head, first] = await Promise.all([headRun, early]);
-    const base =
-      first && equal(first.plan.scope, head.plan.scope) ? first : await basePlan(head.plan.scope);
+    const reads = async () => {
+      const headRun = runPlanWithLive({
+        ...common,
+        state,
+        diagnostics,
+        ...(o.targets.length > 0 ? { targets: o.targets } : scope ? { scope } : {}),
+      });
+      // The base is planned alongside, unless its scope waits on the targets'.
+      const early = o.targets.length > 0 ? undefined : basePlan(scope);
+      const [head, first] = await Promise.all([headRun, early]);
+      const base =
+        first && equal(first.plan.scope, head.plan.scope) ? first : await basePlan(head.plan.scope);
+      return { head, base };
+    };
+    const progress = readProgress("plan", "live state", api, cmd.optsWithGlobals());
+    const { head, base } = await progress.around(reads);
     const plan = splitByBase(head.plan, base.plan);
     plan.stats = {
       objectsRead: common.rc.objects,

@@ -1,6 +1,7 @@
 /**
  * What `plan`, `drift` and `apply` share: load the manifests (diagnostics printed, exit 1 on
- * errors), connect (embedded server by default), make the plan, and render it.
+ * errors), connect (embedded server by default), make the plan with progress shown while
+ * live state is read, and render it for the terminal's width.
  */
 import { writeFileSync, renameSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -9,13 +10,16 @@ import { PhctlError, userError } from "../errors.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import { loadManifests } from "../manifest/load.js";
 import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
+import type { ApiClient } from "../api/client.js";
 import type { Plan } from "../engine/plan.js";
 import type { JournalFacts } from "../engine/read-context.js";
 import { runPlan } from "../engine/run-plan.js";
 import { renderJson } from "../render/json.js";
 import { renderMarkdown } from "../render/markdown.js";
+import { clientReadProgress, type ReadProgress } from "../render/read-progress.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
+import { terminalWidth } from "../render/width.js";
 import { connect, type GlobalOptions } from "./config.js";
 import { serviceOf } from "../manifest/settings.js";
 import { describeManifests, entriesDigest } from "./plan-identity.js";
@@ -98,6 +102,25 @@ export async function openService(state: DesiredState, cmd: Command): Promise<Se
   }
 }
 
+/**
+ * Progress of `command`'s live reads through `api`: a live line on a terminal, JSON events
+ * on stderr with --json or CI=true (stdout keeps the plan), nothing otherwise.
+ */
+export function readProgress(
+  command: string,
+  what: string,
+  api: ApiClient,
+  global: GlobalOptions & { color?: boolean },
+): ReadProgress {
+  return clientReadProgress({
+    command,
+    what,
+    api,
+    json: global.json === true || process.env.CI === "true",
+    ...(global.color !== undefined ? { color: global.color } : {}),
+  });
+}
+
 /** Load, connect, plan. The caller closes the connection (apply keeps using it). */
 export async function makePlan(
   paths: string[],
@@ -107,14 +130,18 @@ export async function makePlan(
   const { state, diagnostics, files } = await loadOrFail(paths);
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {
-    const plan = await runPlan({
-      api: connection.client,
-      state,
-      apiUrl,
-      diagnostics,
-      facts,
-      ...(targets && targets.length > 0 ? { targets } : {}),
-    });
+    const api = connection.client;
+    const plan = await readProgress(cmd.name(), "live state", api, cmd.optsWithGlobals()).around(
+      () =>
+        runPlan({
+          api,
+          state,
+          apiUrl,
+          diagnostics,
+          facts,
+          ...(targets && targets.length > 0 ? { targets } : {}),
+        }),
+    );
     return { plan, state, files, connection, close: () => connection.close() };
   } catch (e) {
     await connection.close();
@@ -125,7 +152,7 @@ export async function makePlan(
 export function render(
   plan: Plan,
   format: PlanFormat,
-  o: { verbose?: boolean; color?: boolean; artifactHint?: string },
+  o: { verbose?: boolean; color?: boolean; artifactHint?: string; showTickets?: boolean },
 ): string {
   switch (format) {
     case "json":
@@ -136,6 +163,8 @@ export function render(
       return renderText(plan, {
         style: useColor(process.stdout, o.color) ? COLOR : PLAIN,
         verbose: o.verbose === true,
+        width: terminalWidth(process.stdout),
+        showTickets: o.showTickets === true,
       });
   }
 }

@@ -18,6 +18,7 @@ interface PlanOptions {
   base?: string;
   full?: boolean;
   journal?: string;
+  showTickets?: boolean;
 }
 
 export function registerPlan(program: Command): void {
@@ -49,6 +50,10 @@ export function registerPlan(program: Command): void {
       "the config this change starts from (a checkout of the target branch): plan only what the change touches, and separate it from drift already present",
     )
     .option("--full", "with --base: plan everything, not only what the change touches")
+    .option(
+      "--show-tickets",
+      "text: show each support-ticket letter under its entry (default: after the plan)",
+    )
     .addHelpText(
       "after",
       `
@@ -91,6 +96,7 @@ Examples:
             ...(global.verbose ? { verbose: true } : {}),
             ...(global.color === false ? { color: false } : {}),
             ...(o.out ? { artifactHint: o.out } : {}),
+            ...(o.showTickets ? { showTickets: true } : {}),
           }),
         ),
       );

@@ -1,22 +1,40 @@
 /**
- * The commander program: global options and one file per command. Commands print through
- * src/cli and src/render only; everything else returns data or throws typed errors.
+ * The commander program: global options and one file per command, and run(), which turns
+ * errors into one line and an exit code. Commands print through src/cli and src/render only;
+ * everything else returns data or throws typed errors.
+ *
+ * Only the command being run is registered: the first word of the command line that is not a
+ * global option or its value names it. Help, no command and an unknown word register every
+ * command, in the order --help lists them. How a command's file is loaded is the caller's:
+ * main.ts imports it (tsc's build) or is a bundle that holds it (scripts/bundle.js).
  */
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
+import { PhctlError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { registerServe } from "./serve.js";
-import { registerApi } from "./api.js";
-import { registerValidate } from "./validate.js";
-import { registerSchema } from "./schema.js";
-import { registerPlan } from "./plan.js";
-import { registerDrift } from "./drift.js";
-import { registerApply } from "./apply.js";
-import { registerComment } from "./comment.js";
-import { registerExport } from "./export.js";
-import { registerDoctor } from "./doctor.js";
+import { redact } from "./redact.js";
 
-export function buildProgram(): Command {
-  const program = new Command("phctl")
+/** Registers one command on the program. */
+export type Register = (program: Command) => void;
+
+/** Every command, in help order (each in src/cli/<name>.ts, registered by register<Name>). */
+export const COMMAND_NAMES = [
+  "serve",
+  "api",
+  "validate",
+  "schema",
+  "plan",
+  "drift",
+  "apply",
+  "comment",
+  "export",
+  "doctor",
+] as const;
+
+/** The registers of the named commands. */
+export type LoadCommands = (names: readonly string[]) => Promise<Register[]>;
+
+export function globalProgram(): Command {
+  return new Command("phctl")
     .description(
       "Manage the project-hosting service as code: validate, plan, apply, drift, export — and a reference server.",
     )
@@ -28,6 +46,10 @@ export function buildProgram(): Command {
     .option("--no-color", "no colour (also NO_COLOR)")
     .option("--json", "structured log lines for CI")
     .option(
+      "--max-rps <n>",
+      "API requests per second at most (env PHCTL_MAX_RPS, else maxRps: in phctl.yaml; 0 = no throttle)",
+    )
+    .option(
       "--api-profile <file>",
       "API profile: the service's paths and envelopes where they differ (else apiProfile: in phctl.yaml)",
     )
@@ -37,16 +59,52 @@ export function buildProgram(): Command {
       writeOut: (s) => process.stdout.write(s),
     })
     .showHelpAfterError("(run phctl --help for usage)");
-  registerServe(program);
-  registerApi(program);
-  registerValidate(program);
-  registerSchema(program);
-  registerPlan(program);
-  registerDrift(program);
-  registerApply(program);
-  registerComment(program);
-  registerExport(program);
-  registerDoctor(program);
+}
+
+/** The command word of `args` (argv without node and script), if it names a command. */
+export function commandOf(program: Command, args: readonly string[]): string | undefined {
+  const takesValue = new Set<string>();
+  for (const o of program.options)
+    if (o.required || o.optional) for (const f of [o.long, o.short]) if (f) takesValue.add(f);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return undefined;
+    if (!a.startsWith("-") || a === "-")
+      return (COMMAND_NAMES as readonly string[]).includes(a) ? a : undefined;
+    if (takesValue.has(a)) i++;
+  }
+  return undefined;
+}
+
+/** The program with the command of `argv` registered (every command for help or unknown input). */
+export async function buildProgram(argv: readonly string[], load: LoadCommands): Promise<Command> {
+  const program = globalProgram();
+  const wanted = commandOf(program, argv.slice(2));
+  for (const register of await load(wanted ? [wanted] : COMMAND_NAMES)) register(program);
   for (const c of program.commands) c.exitOverride();
   return program;
+}
+
+/** Run phctl on `argv`; the exit code. A user error is one line (details with --verbose). */
+export async function run(argv: string[], load: LoadCommands): Promise<number> {
+  const verbose = argv.includes("--verbose") || argv.includes("-v");
+  try {
+    const program = await buildProgram(argv, load);
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof PhctlError) {
+      process.stderr.write(`phctl: ${redact(e.message)}\n`);
+      if (verbose) for (const d of e.details) process.stderr.write(`  ${redact(d)}\n`);
+      if (verbose && e.source === "internal" && e.stack)
+        process.stderr.write(`${redact(e.stack)}\n`);
+      return e.exitCode;
+    }
+    const err = e instanceof Error ? e : new Error(String(e));
+    process.stderr.write(`phctl: internal error: ${redact(err.message)}\n`);
+    if (verbose && err.stack) process.stderr.write(`${redact(err.stack)}\n`);
+    else process.stderr.write("phctl: run again with --verbose for details\n");
+    return 1;
+  }
 }

@@ -11,7 +11,8 @@
  * Every refusal is one line naming what differs and what to do; nothing is written.
  */
 import { readFileSync, statSync } from "node:fs";
-import { Ajv } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv } from "ajv";
 import { userError, type PhctlError } from "../errors.js";
 import { staleObjects, type StaleObject } from "../engine/guards.js";
 import { Plan, type PlanEntry } from "../engine/plan.js";
@@ -54,7 +55,9 @@ export function readSavedPlan(file: string): Plan {
       `${file} is not a saved plan: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     );
   }
-  const validate = new Ajv({ strict: false, allErrors: false }).compile(Plan);
+  // ajv is loaded here, not at import: apply and comment start without it.
+  const mod = createRequire(import.meta.url)("ajv") as { default: new (o: object) => Ajv };
+  const validate = new mod.default({ strict: false, allErrors: false }).compile(Plan);
   if (!validate(data)) {
     const first = validate.errors?.[0];
     throw userError(

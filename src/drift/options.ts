@@ -8,6 +8,7 @@
 import { isAbsolute, normalize, relative } from "node:path";
 import { userError } from "../errors.js";
 import { DEFAULT_STATE_FILE } from "./state.js";
+import { parseNumberFlag } from "../cli/flags.js";
 
 /** The flags as commander gives them. */
 export interface DriftFlags {
@@ -77,12 +78,11 @@ export function checkDriftFlags(
     if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
       throw userError("BAD_FLAG", "--notify must be an http(s) URL (a webhook)");
   }
-  const seconds = Number(f.notifyTimeout ?? "10");
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300)
-    throw userError(
-      "BAD_FLAG",
-      `--notify-timeout must be seconds between 0 and 300 (got "${f.notifyTimeout}")`,
-    );
+  const seconds = parseNumberFlag("--notify-timeout", f.notifyTimeout ?? "10", {
+    min: 0.1,
+    max: 300,
+    unit: "seconds",
+  });
   if (f.heartbeat && notify.length === 0)
     throw userError("BAD_FLAG", "--heartbeat needs --notify URL (where to post every run)");
   return {

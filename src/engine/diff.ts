@@ -52,8 +52,9 @@ export function diffObject(
   d: DesiredObject,
   l: LiveObject | undefined,
   ctx: DiffContext,
+  others?: ReadonlyMap<string, LiveObject>,
 ): PlanEntry[] {
-  const checked = kind.check?.(d, l, ctx);
+  const checked = kind.check?.(d, l, ctx, others);
   if (checked) return Array.isArray(checked) ? checked : [checked];
   if (!l) return [createEntry(kind.kind, d)];
   const changes = changedFields(d.fields, l.fields);

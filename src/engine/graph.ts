@@ -89,7 +89,9 @@ export function buildGraph(entries: readonly PlanEntry[], o: GraphOptions = {}):
     if (nodes.has(id)) throw new PhctlError("DUPLICATE_ENTRY", `the plan has ${id} twice`);
     const node: GraphNode = { id, entry, deps: [], dependents: [] };
     nodes.set(id, node);
-    byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), node]);
+    const same = byKey.get(entry.key);
+    if (same) same.push(node);
+    else byKey.set(entry.key, [node]);
   }
   // Keys that will not exist after apply: their create is a ticket or blocked.
   const notReached = new Map<string, string>();
@@ -111,8 +113,10 @@ export function buildGraph(entries: readonly PlanEntry[], o: GraphOptions = {}):
   const additionsTo = new Map<string, GraphNode[]>();
   for (const n of nodes.values()) {
     const list = listOf(n.entry.key);
-    if (list && n.entry.action === "create")
-      additionsTo.set(list, [...(additionsTo.get(list) ?? []), n]);
+    if (!list || n.entry.action !== "create") continue;
+    const adds = additionsTo.get(list);
+    if (adds) adds.push(n);
+    else additionsTo.set(list, [n]);
   }
 
   for (const n of nodes.values()) {

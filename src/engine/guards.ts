@@ -8,19 +8,18 @@
  * - the mass-removal guard: no more than `maxRemovals` of the live access entries, team
  *   memberships or repositories of one project or team (one removal is always allowed,
  *   unless maxRemovals is 0), unless `--allow-mass-removal`;
- * - the admin floor: a project is never left without an admin, nor a declared git group
- *   without a maintainer (users or organization teams) — judged on the projects whose
- *   admins or maintainers the plan changes, and on the projects it creates: one created
- *   without its access entries (a dependency of a targeted or scoped object) is judged by
- *   its manifest, whose admins a later apply adds;
+ * - the admin floor (admin-floor.ts): a project is never left without an active admin, nor
+ *   a declared git group without an active maintainer (users or organization teams);
  * - a saved plan whose objects changed since it was made is stale (`staleObjects`).
  */
 import { kinds as allKinds } from "../kinds/index.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
-import { groupKey, projectKey } from "../manifest/keys.js";
 import type { DesiredState } from "../manifest/types.js";
 import type { Plan, PlanEntry } from "./plan.js";
 import { fingerprint } from "./planner.js";
+import { adminFloor } from "./admin-floor.js";
+
+export { adminFloor } from "./admin-floor.js";
 
 export type Rail = "delete" | "protect" | "mass-removal" | "admin-floor";
 
@@ -119,7 +118,10 @@ export function massRemovals(
   const removed = new Map<string, string[]>();
   for (const e of entries) {
     const scope = e.action === "delete" ? scopeOf(e.key) : undefined;
-    if (scope) removed.set(scope, [...(removed.get(scope) ?? []), e.key]);
+    if (!scope) continue;
+    const keys = removed.get(scope);
+    if (keys) keys.push(e.key);
+    else removed.set(scope, [e.key]);
   }
   if (removed.size === 0) return [];
   const counts = new Map<string, number>();
@@ -136,94 +138,6 @@ export function massRemovals(
       rail: "mass-removal",
       message: `refusing a mass removal: the plan removes ${keys.length} of ${total} ${scope} (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys)}; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml`,
     });
-  }
-  return out;
-}
-
-/** Access keys after the plan: live ones, minus deletes, plus creates. */
-function after(
-  liveKeys: readonly string[],
-  planned: readonly PlanEntry[],
-  prefix: string,
-): { keys: Set<string>; removed: string[]; changed: boolean } {
-  const keys = new Set(liveKeys);
-  const removed: string[] = [];
-  let changed = false;
-  for (const e of planned) {
-    if (e.action === "delete") {
-      keys.delete(e.key);
-      removed.push(e.key.slice(prefix.length));
-      changed = true;
-    } else if (e.action === "create") {
-      keys.add(e.key);
-      changed = true;
-    }
-  }
-  return { keys, removed, changed };
-}
-
-const FLOOR_KEY = /^project\/([^/]+)\/access\/(admins|maintainers)\//;
-
-/** Keys by `<slug> <level>` for the admins and maintainers levels. */
-function byFloor<T>(items: Iterable<T>, keyOf: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const t of items) {
-    const m = FLOOR_KEY.exec(keyOf(t));
-    if (!m) continue;
-    const k = `${m[1]} ${m[2]}`;
-    out.set(k, [...(out.get(k) ?? []), t]);
-  }
-  return out;
-}
-
-export function adminFloor(
-  entries: readonly PlanEntry[],
-  live: ReadonlyMap<string, LiveObject>,
-  state: DesiredState,
-): Refusal[] {
-  const creates = new Set(entries.filter((e) => e.action === "create").map((e) => e.key));
-  const liveKeys = byFloor(live.keys(), (k) => k);
-  const planned = byFloor(entries, (e) => e.key);
-  const level = (slug: string, l: "admins" | "maintainers") =>
-    after(
-      liveKeys.get(`${slug} ${l}`) ?? [],
-      planned.get(`${slug} ${l}`) ?? [],
-      `project/${slug}/access/${l}/`,
-    );
-  /**
-   * Left without anyone: a level the plan changes, or the level of an object it creates —
-   * unless the plan leaves that level alone and the manifest declares someone on it.
-   */
-  const empty = (
-    slug: string,
-    l: "admins" | "maintainers",
-    r: ReturnType<typeof level>,
-    created: boolean,
-    declared: number,
-  ) =>
-    r.keys.size === 0 &&
-    (r.changed || (created && (planned.has(`${slug} ${l}`) || declared === 0)));
-  const how = (r: { removed: string[] }) =>
-    r.removed.length > 0 ? `the plan removes ${list(r.removed)}` : "none is declared";
-  const out: Refusal[] = [];
-  for (const p of state.projects) {
-    const admins = level(p.slug, "admins");
-    const newProject = creates.has(projectKey(p.slug));
-    if (empty(p.slug, "admins", admins, newProject, p.access.admins.users.length))
-      out.push({
-        rail: "admin-floor",
-        message: `refusing: project ${p.slug} would be left without any admin (${how(admins)}); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)`,
-      });
-    if (!p.git) continue;
-    const maintainers = level(p.slug, "maintainers");
-    const newGroup = newProject || creates.has(groupKey(p.slug));
-    const declared =
-      p.access.maintainers.users.length + p.access.maintainers.organizationTeams.length;
-    if (empty(p.slug, "maintainers", maintainers, newGroup, declared))
-      out.push({
-        rail: "admin-floor",
-        message: `refusing: the git group of project ${p.slug} would be left without a maintainer (${how(maintainers)}); declare users or organizationTeams under spec.access.maintainers (or pass --allow-no-admin if that is intended)`,
-      });
   }
   return out;
 }

@@ -88,7 +88,7 @@ export function buildPlan(input: PlanInput): Plan {
     for (const d of desiredByKind.get(kind.kind) ?? []) {
       if (ignored(d.key) || outside(d.key)) continue;
       const l = live.get(d.key);
-      const found = diffObject(kind, d, l, ctx);
+      const found = diffObject(kind, d, l, ctx, live);
       if (found.length > 0 && l) fingerprints[d.key] = fingerprint(l);
       entries.push(...found);
     }
@@ -179,8 +179,15 @@ export function selectTargets(
   entries: readonly PlanEntry[],
   targets: readonly string[],
 ): PlanEntry[] {
-  const matches = (key: string) =>
-    targets.some((t) => key === t || key.startsWith(`${t}/`) || globToRegExp(t).test(key));
+  // A key matches a plain target that is the key or one of its `/` prefixes; a glob by its
+  // pattern (compiled once: entries × targets regular expressions were the cost before).
+  const plain = new Set(targets.filter((t) => !t.includes("*")));
+  const globs = targets.filter((t) => t.includes("*")).map(globToRegExp);
+  const matches = (key: string) => {
+    for (let i = key.length; i > 0; i = key.lastIndexOf("/", i - 1))
+      if (plain.has(key.slice(0, i))) return true;
+    return globs.some((r) => r.test(key));
+  };
   const wanted = new Set(entries.filter((e) => matches(e.key)).map((e) => e.key));
   const byKey = new Map<string, PlanEntry[]>();
   for (const e of entries) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e]);

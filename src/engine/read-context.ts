@@ -2,7 +2,8 @@
  * Shared live reads for one plan. Kinds ask for what they need (the project list, one
  * project's detail, its repositories…); each read happens once, however many kinds use
  * it, and all reads run concurrently under the client's shared limit. Counts the objects
- * read for the plan summary (`read 1,234 objects in 57 calls`).
+ * read for the plan summary (`read 1,234 objects in 57 calls`), and per client for progress
+ * (`readTally`: what the CLI's live line and JSON events poll while a plan or export reads).
  */
 import type { ApiClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
@@ -20,15 +21,41 @@ export interface JournalFacts {
 
 export const NO_JOURNAL: JournalFacts = { owed: new Set(), known: false };
 
+/** Objects read so far through any ReadContext of one client. */
+export interface ReadTally {
+  readonly objects: number;
+}
+
+const tallies = new WeakMap<ApiClient, { objects: number }>();
+
+function tallyOf(api: ApiClient): { objects: number } {
+  // Unit tests build contexts over stand-ins that may not be objects.
+  if (typeof api !== "object" || api === null) return { objects: 0 };
+  let t = tallies.get(api);
+  if (!t) {
+    t = { objects: 0 };
+    tallies.set(api, t);
+  }
+  return t;
+}
+
+/** The running count of objects read through `api` (for progress; read it, never keep a copy). */
+export function readTally(api: ApiClient): ReadTally {
+  return tallyOf(api);
+}
+
 export class ReadContext {
   private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly tally: { objects: number };
   /** Objects read so far (list items and single records). */
   objects = 0;
 
   constructor(
     readonly api: ApiClient,
     readonly facts: JournalFacts = NO_JOURNAL,
-  ) {}
+  ) {
+    this.tally = tallyOf(api);
+  }
 
   /** Run `read` once per name; later callers share the same promise. */
   once<T>(name: string, read: () => Promise<T>): Promise<T> {
@@ -42,7 +69,9 @@ export class ReadContext {
 
   /** Count objects read (lists count their items). */
   count<T>(value: T): T {
-    this.objects += Array.isArray(value) ? value.length : 1;
+    const n = Array.isArray(value) ? value.length : 1;
+    this.objects += n;
+    this.tally.objects += n;
     return value;
   }
 }

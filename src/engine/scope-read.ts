@@ -30,13 +30,35 @@ export function targetScope(
   targets: readonly string[],
 ): string[] {
   const keys = [...declaredKeys];
+  // Every declared key and each of its `/`-prefixes, with the top-level keys under it: a plain
+  // target is one lookup (a saved plan passes every key of the plan as a target, so a scan of
+  // every key per target would be quadratic). Globs still test each key.
+  const under = new Map<string, Set<string>>();
+  for (const k of keys) {
+    const top = topKeyOf(k);
+    for (let i = k.indexOf("/"); ; i = k.indexOf("/", i + 1)) {
+      const prefix = i < 0 ? k : k.slice(0, i);
+      let tops = under.get(prefix);
+      if (!tops) under.set(prefix, (tops = new Set()));
+      tops.add(top);
+      if (i < 0) break;
+    }
+  }
   const out = new Set<string>();
   for (const t of targets) {
     const glob = GLOB.test(t) ? globToRegExp(t) : undefined;
     let found = false;
-    for (const k of keys) {
-      if (k === t || k.startsWith(`${t}/`) || glob?.test(k)) {
-        out.add(topKeyOf(k));
+    if (glob) {
+      for (const k of keys) {
+        if (k === t || glob.test(k)) {
+          out.add(topKeyOf(k));
+          found = true;
+        }
+      }
+    } else {
+      const tops = under.get(t);
+      if (tops) {
+        for (const top of tops) out.add(top);
         found = true;
       }
     }

@@ -1,6 +1,7 @@
 /**
- * ExportDocuments → file texts: one YAML stream per file, each starting with the
- * `# yaml-language-server: $schema=…` line (relative to the file), lists of plain values in
+ * ExportDocuments → file texts: one YAML stream per file, every document starting with the
+ * `# yaml-language-server: $schema=…` line (relative to the file: yaml-language-server reads
+ * it per document, so the second document of a file needs its own), lists of plain values in
  * flow style (`members: [a, b]`), small maps of scalars inline, and the documents' comments
  * beside the values they explain. Pure: the same documents give the same bytes.
  */
@@ -53,23 +54,26 @@ function renderDocument(d: ExportDocument): string {
   return doc.toString(OPTIONS);
 }
 
-/** A manifest file: the schema line, an optional header comment, the documents. */
+/** The line that gives editors the schema of the document it heads. */
+export const modeline = (schemaPath: string) => `# yaml-language-server: $schema=${schemaPath}`;
+
+/**
+ * A manifest file: the schema line, an optional header comment, the documents; each later
+ * document starts with `---` and its own schema line.
+ */
 export function manifestFile(
   schemaPath: string,
   headerLines: readonly string[],
   docs: readonly ExportDocument[],
 ): string {
-  const head = [
-    `# yaml-language-server: $schema=${schemaPath}`,
-    ...headerLines.map((l) => `# ${l}`),
-  ].join("\n");
-  return `${head}\n${docs.map(renderDocument).join("---\n")}`;
+  const head = [modeline(schemaPath), ...headerLines.map((l) => `# ${l}`)].join("\n");
+  return `${head}\n${docs.map(renderDocument).join(`---\n${modeline(schemaPath)}\n`)}`;
 }
 
 /** phctl.yaml: the parent organization, and nothing pruned (adoption must never delete). */
 export function configFile(schemaPath: string, organization: string): string {
   return [
-    `# yaml-language-server: $schema=${schemaPath}`,
+    modeline(schemaPath),
     "# Written by phctl export. Nothing is pruned: adopting an organization must never delete.",
     `organization: ${organization} # the token's parent organization`,
     "prune:",

@@ -95,13 +95,16 @@ export interface ResourceKind<F extends Fields = Fields> {
   read(ctx: ReadContext, state: DesiredState): Promise<LiveObject<F>[]>;
   /**
    * Optional extra checks on a create or update (e.g. an unknown license → ticket, an
-   * editor without a wiki account → blocked). Returns entries replacing the default one;
-   * an array replaces them with several (or, empty, with none); undefined keeps the default.
+   * editor without a wiki account → blocked, a user whose e-mail another user has →
+   * blocked). Returns entries replacing the default one; an array replaces them with
+   * several (or, empty, with none); undefined keeps the default. `others`: every live
+   * object of this kind the plan read, by key (when the planner has them).
    */
   check?(
     desired: DesiredObject<F>,
     live: LiveObject<F> | undefined,
     ctx: DiffContext,
+    others?: ReadonlyMap<string, LiveObject<F>>,
   ): PlanEntry | PlanEntry[] | undefined;
   /** Text of the support ticket for a `ticket` entry of this kind. */
   ticketText?(entry: PlanEntry): { subject: string; body: string };

@@ -4,7 +4,9 @@
  * status, organization (default: phctl.yaml's organization; a change is a transfer job,
  * only within the parent organization) and externalEmail (immutable: a change is blocked).
  * Users no manifest declares are listed as not managed; deleting a user is a support ticket
- * and is never planned. The welcome mail (`sendWelcome`) is an action of its own
+ * and is never planned. A create whose e-mail another live user has (typically a rename of
+ * metadata.name that kept the e-mail: usernames cannot change) is `blocked`, saying what to
+ * do — the service would refuse it with 409. The welcome mail (`sendWelcome`) is an action of its own
  * (src/kinds/welcome.ts), so that a crash or a failed send between the two is never lost.
  *
  * Reads: 1 call whatever the scope (the user list with all=true, shared with the plan's
@@ -20,7 +22,8 @@ import { orAbsent } from "../engine/read-context.js";
 import { readUsers, type LiveUser } from "../engine/readers.js";
 import { organizationKey, userKey } from "../manifest/keys.js";
 import type { DesiredState, UserState } from "../manifest/types.js";
-import { defineKind } from "./kind.js";
+import { defineKind, type LiveObject } from "./kind.js";
+import { blockedCreate } from "./project-shared.js";
 
 export interface UserFields {
   firstName: string;
@@ -74,6 +77,25 @@ function dependsOn(org: string | undefined, state: DesiredState): string[] {
 
 const usernameOf = (entry: PlanEntry) => entry.key.slice("user/".length);
 
+/** Live users by e-mail (lower-cased: the service compares e-mails case-insensitively). */
+const byEmail = new WeakMap<ReadonlyMap<string, LiveObject>, Map<string, string>>();
+
+/** The key of the live user other than `key` whose externalEmail is `email`, if any. */
+function emailOwner(
+  live: ReadonlyMap<string, LiveObject<UserFields>>,
+  email: string,
+  key: string,
+): string | undefined {
+  let index = byEmail.get(live);
+  if (!index) {
+    index = new Map();
+    for (const l of live.values()) index.set(String(l.fields.externalEmail).toLowerCase(), l.key);
+    byEmail.set(live, index);
+  }
+  const owner = index.get(email.toLowerCase());
+  return owner !== key ? owner : undefined;
+}
+
 async function findUser(api: ApiClient, username: string): Promise<LiveUser | undefined> {
   return (await orAbsent(api.call("users.get", { params: { username } })))?.data;
 }
@@ -118,6 +140,20 @@ export const userKind = defineKind<UserFields>({
         protect: u.protect,
       };
     }),
+  // A create whose e-mail another user has would be refused (409): usernames cannot change.
+  check: (d, l, _ctx, others) => {
+    if (l || !others) return undefined;
+    const owner = emailOwner(others, d.fields.externalEmail, d.key);
+    if (!owner) return undefined;
+    const name = d.key.slice("user/".length);
+    const other = owner.slice("user/".length);
+    return blockedCreate(
+      "User",
+      d,
+      "externalEmail",
+      `externalEmail ${d.fields.externalEmail} belongs to user ${other}, and a username cannot be changed: to rename ${other}, keep metadata.name: ${other}; to add ${name} as another user, give it an e-mail no other user has (freeing ${other}'s e-mail takes a support ticket)`,
+    );
+  },
   read: async (ctx) =>
     (await readUsers(ctx)).map((l) => ({
       key: userKey(l.username),

@@ -32,6 +32,11 @@ export interface ManifestInput {
   config?: boolean;
 }
 
+/** `out.push(...more)` for any length (spreading 100,000s of arguments overflows the stack). */
+function append<T>(out: T[], more: readonly T[]): void {
+  for (const x of more) out.push(x);
+}
+
 function decode(input: ManifestInput, out: Diagnostic[]): string | undefined {
   if (typeof input.content === "string") return input.content;
   const d = decodeYamlBytes(input.content);
@@ -50,7 +55,10 @@ function loadConfig(
   const text = decode(input, out);
   if (text === undefined) return {};
   const { documents, diagnostics } = parseYamlText(input.file, text, opts);
-  out.push(...diagnostics.filter((d) => d.code !== "empty-file"));
+  append(
+    out,
+    diagnostics.filter((d) => d.code !== "empty-file"),
+  );
   const [first, ...rest] = documents;
   for (const extra of rest)
     out.push(
@@ -64,7 +72,7 @@ function loadConfig(
   if (!first || first.value === null || first.value === undefined) return {};
   const errors = validateAgainst("Config", first.value);
   if (errors.length > 0) {
-    out.push(...schemaDiagnostics(errors, first.value, first.handle, {}));
+    append(out, schemaDiagnostics(errors, first.value, first.handle, {}));
     return {};
   }
   return { doc: first.value, source: first.handle.start };
@@ -77,10 +85,15 @@ export interface Collected {
   diagnostics: Diagnostic[];
 }
 
-/** Decode, parse and schema-check every input (no cross-reference rules yet). */
+/**
+ * Decode, parse and schema-check every input (no cross-reference rules yet). `release`: the
+ * inputs are the caller's to spend — each one's bytes are dropped once decoded (a 50 MB file
+ * is not held twice).
+ */
 export function collectDocuments(
   inputs: readonly ManifestInput[],
   opts: ParseOptions = {},
+  release = false,
 ): Collected {
   const diagnostics: Diagnostic[] = [];
   const configs = inputs.filter((i) => i.config);
@@ -102,12 +115,13 @@ export function collectDocuments(
   for (const input of inputs) {
     if (input.config) continue;
     const text = decode(input, diagnostics);
+    if (release) input.content = "";
     if (text === undefined) continue;
     const parsed = parseYamlText(input.file, text, opts);
-    diagnostics.push(...parsed.diagnostics);
+    append(diagnostics, parsed.diagnostics);
     for (const doc of parsed.documents) {
       const checked = checkDocument(doc);
-      diagnostics.push(...checked.diagnostics);
+      append(diagnostics, checked.diagnostics);
       if (checked.valid) valid.push(checked.valid);
     }
   }
@@ -125,8 +139,9 @@ export function ruleContext(c: Collected): RuleContext {
 export function loadManifestTexts(
   inputs: readonly ManifestInput[],
   opts: ParseOptions = {},
+  release = false,
 ): LoadResult {
-  const collected = collectDocuments(inputs, opts);
+  const collected = collectDocuments(inputs, opts, release);
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...runRules(ruleContext(collected)),
@@ -194,7 +209,7 @@ export async function loadManifests(
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const { inputs, diagnostics: extra } = await readInputs(paths, opts.cwd ?? process.cwd());
-  const result = loadManifestTexts(inputs, opts);
+  const result = loadManifestTexts(inputs, opts, true);
   if (extra.length === 0) return result;
   const failed = extra.some((d) => d.severity === "error");
   return {

@@ -79,12 +79,23 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
     ctx.sources.set(K.subgroupKey(slug, s), d.handle.at(["spec", "git", "subgroups", i])),
   );
   const subgroups = withParents(declared);
+  // An implied parent is where the first subgroup under it is declared.
+  const firstUnder = new Map<string, string>();
+  for (const c of declared) {
+    const segs = c.split("/");
+    for (let i = 1; i <= segs.length; i++) {
+      const p = segs.slice(0, i).join("/");
+      if (!firstUnder.has(p)) firstUnder.set(p, c);
+    }
+  }
   for (const s of subgroups) {
-    const child = declared.find((c) => c === s || c.startsWith(`${s}/`)) ?? s;
-    const at = ctx.sources.get(K.subgroupKey(slug, child));
+    const at = ctx.sources.get(K.subgroupKey(slug, firstUnder.get(s) ?? s));
     if (at) ctx.sources.set(K.subgroupKey(slug, s), at);
   }
   const repositories: RepositoryState[] = [];
+  // A key already in the sources was declared before (the first declaration wins); no set of
+  // keys of its own at 100,000s of repositories.
+  const seen = (key: string) => ctx.sources.get(key) !== undefined;
   (git.repositories ?? []).forEach((r, i) => {
     const subgroup = r.subgroup ?? R.subgroup;
     const repo: RepositoryState = {
@@ -114,7 +125,7 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
       };
     }
     if (r.bundle) repo.bundle = { frequency: r.bundle.frequency };
-    if (!repositories.some((x) => x.key === repo.key)) repositories.push(repo);
+    if (!seen(repo.key)) repositories.push(repo);
     ctx.sources.set(repo.key, repo.source);
   });
   const mirrors: MirrorState[] = [];
@@ -133,7 +144,7 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
     };
     const toKey = ctx.index.resolve(m.to)?.key;
     if (toKey !== undefined) mirror.toKey = toKey;
-    if (!mirrors.some((x) => x.key === mirror.key)) mirrors.push(mirror);
+    if (!seen(mirror.key)) mirrors.push(mirror);
     ctx.sources.set(mirror.key, mirror.source);
   });
   return { group, subgroups, repositories: repositories.sort(byKey), mirrors: mirrors.sort(byKey) };
@@ -160,7 +171,7 @@ export function normaliseProject(
       type: a.type ?? DEFAULTS.artifactRepository.type,
       source: d.handle.at(["spec", "artifacts", "repositories", i]),
     };
-    if (!artifacts.some((x) => x.key === repo.key)) artifacts.push(repo);
+    if (ctx.sources.get(repo.key) === undefined) artifacts.push(repo);
     ctx.sources.set(repo.key, repo.source);
   });
   const project: ProjectState = {

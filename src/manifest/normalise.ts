@@ -36,10 +36,11 @@ export function repositoryIndex(
               organization: d.value.spec.organization ?? config.organization,
               visibility: d.value.spec.visibility ?? DEFAULTS.project.visibility,
               groupPath: d.value.spec.git?.group?.path ?? d.name,
-              repositories: (d.value.spec.git?.repositories ?? []).map((r) => ({
-                subgroup: r.subgroup ?? DEFAULTS.repository.subgroup,
-                name: r.name,
-              })),
+              repositories: () =>
+                (d.value.spec.git?.repositories ?? []).map((r) => ({
+                  subgroup: r.subgroup ?? DEFAULTS.repository.subgroup,
+                  name: r.name,
+                })),
             },
           ]
         : [],

@@ -22,8 +22,8 @@ export interface ProjectRepos {
   organization: string | undefined;
   visibility: string;
   groupPath: string;
-  /** Declared repositories: subgroup path ("" for the group) and name. */
-  repositories: { subgroup: string; name: string }[];
+  /** Declared repositories: subgroup path ("" for the group) and name (asked for only when a URL points into the project). */
+  repositories: () => { subgroup: string; name: string }[];
 }
 
 export interface Resolved {
@@ -37,10 +37,21 @@ export interface Resolved {
   declared: string[];
 }
 
+/** A project's declared repositories by lower-case path, and their paths (for hints). */
+interface Declared {
+  byPath: Map<string, { subgroup: string; name: string }>;
+  paths: string[];
+}
+
+const fullPath = (r: { subgroup: string; name: string }) =>
+  `${r.subgroup ? `${r.subgroup}/` : ""}${r.name}`;
+
 export class RepositoryIndex {
   /** Projects by `<org>/<namespace>` (lower-case); `*` stands for an unknown organization. */
   private readonly byNamespace = new Map<string, ProjectRepos>();
   private readonly cache = new Map<string, Resolved | undefined>();
+  /** Built on a project's first lookup: one pass over its repositories, not one per URL. */
+  private readonly declared = new Map<ProjectRepos, Declared>();
 
   constructor(projects: readonly ProjectRepos[]) {
     for (const p of projects) {
@@ -57,6 +68,20 @@ export class RepositoryIndex {
     return resolved;
   }
 
+  private declaredIn(p: ProjectRepos): Declared {
+    let d = this.declared.get(p);
+    if (!d) {
+      const repositories = p.repositories();
+      d = { byPath: new Map(), paths: repositories.map(fullPath) };
+      repositories.forEach((r, i) => {
+        const path = d!.paths[i].toLowerCase();
+        if (!d!.byPath.has(path)) d!.byPath.set(path, r);
+      });
+      this.declared.set(p, d);
+    }
+    return d;
+  }
+
   private lookup(url: string): Resolved | undefined {
     const path = cloneUrlPath(url)?.toLowerCase();
     if (!path) return undefined;
@@ -67,11 +92,9 @@ export class RepositoryIndex {
       const p = this.byNamespace.get(`${org}/${ns}`) ?? this.byNamespace.get(`*/${ns}`);
       if (!p) continue;
       const repoPath = rest.slice(k).join("/");
-      const full = (r: { subgroup: string; name: string }) =>
-        `${r.subgroup ? `${r.subgroup}/` : ""}${r.name}`;
-      const declared = p.repositories.map(full);
-      const hit = p.repositories.find((r) => full(r).toLowerCase() === repoPath);
-      const resolved: Resolved = { slug: p.slug, repoPath, declared };
+      const { byPath, paths } = this.declaredIn(p);
+      const hit = byPath.get(repoPath);
+      const resolved: Resolved = { slug: p.slug, repoPath, declared: paths };
       if (hit) resolved.key = repositoryKey(p.slug, hit.subgroup, hit.name);
       return resolved;
     }

@@ -168,7 +168,10 @@ function describe(e: ErrorObject, data: unknown): Described {
         typeof parent.patternErrorMessage === "string"
           ? parent.patternErrorMessage
           : `must match ${String(params.pattern)}`;
-      const examples = Array.isArray(parent.examples) ? parent.examples.map(String) : [];
+      const examples =
+        parent.examplesAreHints === true && Array.isArray(parent.examples)
+          ? parent.examples.map(String)
+          : [];
       const near = typeof value === "string" ? closest(value, examples) : undefined;
       return {
         path: p,
@@ -196,6 +199,13 @@ function describe(e: ErrorObject, data: unknown): Described {
           params.limit === 1
             ? `${fp(p)} must not be empty`
             : `${fp(p)} must be at least ${String(params.limit)} characters`,
+      };
+    case "maxLength":
+      return {
+        path: p,
+        which: "value",
+        code: "out-of-range",
+        message: `${fp(p)} must be at most ${String(params.limit)} characters (it becomes part of API paths), got ${String(value).length}`,
       };
     case "minimum":
     case "maximum":

@@ -41,6 +41,7 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
   if (d.journal !== undefined) config.journal = d.journal;
   if (d.caFile !== undefined) config.caFile = d.caFile;
   if (d.apiProfile !== undefined) config.apiProfile = d.apiProfile;
+  if (d.maxRps !== undefined) config.maxRps = d.maxRps;
   if (source) config.source = source;
   return config;
 }
@@ -63,18 +64,20 @@ export function apiProfileOf(config: ManifestConfig): string | undefined {
 
 /**
  * What phctl.yaml says about the service, as every command that read it passes it to
- * `connect()`: the parent organization, the CA file and the API profile (null: this
- * phctl.yaml names none, so the working directory's is not asked).
+ * `connect()`: the parent organization, the CA file, the API profile and the throttle
+ * (null: this phctl.yaml names none, so the working directory's is not asked).
  */
 export function serviceOf(config: ManifestConfig): {
   organization?: string;
   caFile?: string;
   apiProfile: string | null;
+  maxRps: number | null;
 } {
   const caFile = caFileOf(config);
   return {
     ...(config.organization ? { organization: config.organization } : {}),
     ...(caFile !== undefined ? { caFile } : {}),
     apiProfile: apiProfileOf(config) ?? null,
+    maxRps: config.maxRps ?? null,
   };
 }

@@ -56,6 +56,8 @@ export interface ManifestConfig {
   /** API base URL; `--api-url` / PHCTL_API_URL win over it. */
   apiUrl?: string;
   concurrency: number;
+  /** Client-side throttle, requests per second (`maxRps:`); --max-rps and PHCTL_MAX_RPS win. */
+  maxRps?: number;
   /** How long to wait for a queued job, in milliseconds (phctl.yaml writes `10m`). */
   queueTimeout: number;
   /** How long apply waits out a service that stopped answering, ms (phctl.yaml writes `2m`). */

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { ANNOTATION_KEYWORDS } from "./schema/common.js";
-import { configSchema, KINDS, kindSchema, manifestSchema, type Kind } from "./schema/index.js";
+import { configSchema, KINDS, kindSchema, type Kind } from "./schema/index.js";
 import type { SchemaTarget } from "./validator.js";
 
 // ajv-formats and ajv's standalone are CommonJS: their default exports arrive as the module
@@ -11,9 +11,13 @@ import type { SchemaTarget } from "./validator.js";
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
+/**
+ * What the loader validates: phctl.yaml and each kind. (manifest.schema.json, which dispatches
+ * on `kind` for editors, is not here: it repeats every kind, and loading twice the code costs
+ * every command's start.)
+ */
 const SCHEMAS: Record<SchemaTarget, () => Record<string, unknown>> = {
   Config: configSchema,
-  Manifest: manifestSchema,
   ...(Object.fromEntries(KINDS.map((k) => [k, () => kindSchema(k)])) as Record<
     Kind,
     () => Record<string, unknown>

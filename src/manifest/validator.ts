@@ -8,14 +8,14 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Kind } from "./schema/index.js";
 
-export type SchemaTarget = Kind | "Config" | "Manifest";
+export type SchemaTarget = Kind | "Config";
 
 /** Where the generated validators live, relative to the repository root. */
 export const VALIDATORS_FILE = "schemas/validators.cjs";
 
 let validators: Record<SchemaTarget, ValidateFunction> | undefined;
 
-/** Validate `data` against a kind's schema (or phctl.yaml's, or the dispatching one). */
+/** Validate `data` against a kind's schema (or phctl.yaml's). */
 export function validateAgainst(target: SchemaTarget, data: unknown): ErrorObject[] {
   // src/manifest and dist/manifest are both two levels below the repository root.
   validators ??= createRequire(import.meta.url)(`../../${VALIDATORS_FILE}`) as Record<

@@ -1,22 +1,26 @@
 /**
- * Apply's reporters. The human one keeps a live line on a terminal (done/total, in flight,
- * waiting on jobs, failures), prints failures as they happen (and, without a terminal, one
- * line per finished action), and ends with a summary: done / failed / skipped / ticket /
- * blocked, with durations. The JSON one (CI=true or --json) prints one line per event.
- * The text is built by pure functions (`liveLine`, `summaryLines`); the classes only
- * keep counts and write.
+ * Apply's reporters. The human one keeps a live line on a terminal (done/total, requests
+ * running, actions waiting on queued jobs, requests queued, failures — fitted to the width,
+ * redrawn in place: src/render/live-line.ts), prints one line per finished, failed or skipped
+ * action, and ends with the summary (src/render/apply-summary.ts). The JSON one (CI=true or
+ * --json) prints one line per event. The text is built by pure functions (`liveLine`,
+ * `summaryLines`); the classes only keep counts and write.
  */
-import type { ApplyEvent, ApplySummary } from "../engine/apply-events.js";
-import type { Inconsistency } from "../engine/verify.js";
+import type { ApplyEvent } from "../engine/apply-events.js";
 import type { PlanEntry } from "../engine/plan.js";
-import { PLAIN, type Style } from "./style.js";
+import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-summary.js";
+import { LiveLine, type Terminal } from "./live-line.js";
+import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
+import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
+import { wrap, seg } from "./wrap.js";
 
-/** `450 ms`, `12.3 s`, `2 m 05 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
+export { formatDuration } from "./style.js";
+export { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-summary.js";
+
+/** Requests of the client: sent and not answered, and waiting for a slot or the throttle. */
+export interface FlowStats {
+  running: number;
+  queued: number;
 }
 
 /** Counts the live line shows. */
@@ -25,108 +29,60 @@ export interface Progress {
   done: number;
   failed: number;
   skipped: number;
-  inFlight: number;
+  /** Actions started and not finished (whatever they wait on). */
+  active: number;
+  /** Actions waiting on a queued job of the service. */
   waitingOnJobs: number;
+  /** The client's requests, when it says (otherwise the line counts active actions). */
+  flow?: FlowStats | undefined;
   elapsedMs: number;
 }
 
-export function liveLine(p: Progress, style: Style = PLAIN): string {
+/**
+ * `apply: 1,015/2,982 done · 8 running · 696 waiting on jobs · 40 queued · 1 failed · 1.3 s`,
+ * at most `width` columns: the least useful parts go first (skipped, queued, waiting, running).
+ */
+export function liveLine(p: Progress, style: Style = PLAIN, width = Infinity): string {
+  const finished = p.done + p.failed + p.skipped;
   const parts = [
-    `${p.done + p.failed + p.skipped}/${p.total} done`,
-    `${p.inFlight} in flight`,
-    `${p.waitingOnJobs} waiting on jobs`,
+    {
+      text: `${style.bold("apply:")} ${formatCount(finished)}/${formatCount(p.total)} done`,
+      keep: Infinity,
+    },
   ];
-  if (p.failed > 0) parts.push(style.red(`${p.failed} failed`));
-  if (p.skipped > 0) parts.push(`${p.skipped} skipped`);
-  return `apply: ${parts.join(" · ")} · ${formatDuration(p.elapsedMs)}`;
-}
-
-/** One line for people: `project/x (Project): a new plan still has update: title "a" → "b"`. */
-export function describeInconsistency(i: Inconsistency): string {
-  const what =
-    i.changes.length > 0
-      ? i.changes
-          .map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`)
-          .join(", ")
-      : i.reason;
-  return `inconsistent result after apply: ${i.key} (${i.kind}): a new plan still has ${i.action}: ${what}`;
-}
-
-/** What the summary lists besides the counts. */
-export interface SummaryFacts {
-  failures: { id: string; message: string; durationMs: number }[];
-  /** Skipped ids by the root they needed. */
-  skipped: Map<string, string[]>;
-  /** Finished actions, for the slowest ones. */
-  durations: { id: string; durationMs: number }[];
-  /** Ticket and blocked entries of the plan (never sent). */
-  notSent: readonly PlanEntry[];
-  inconsistencies: Inconsistency[];
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-function capped(lines: string[], max: number, what: string): string[] {
-  return lines.length > max
-    ? [...lines.slice(0, max), `    … and ${lines.length - max} more ${what}`]
-    : lines;
-}
-
-export function summaryLines(s: ApplySummary, f: SummaryFacts, style: Style = PLAIN): string[] {
-  const bad = s.failed > 0 || s.inconsistent > 0 || s.stopped !== undefined;
-  const title =
-    s.stopped !== undefined
-      ? style.red("Apply stopped")
-      : bad
-        ? style.red("Apply finished with errors")
-        : style.green("Apply complete");
-  const counts = [
-    `${s.done} done`,
-    `${s.failed} failed`,
-    `${s.skipped} skipped`,
-    `${plural(s.ticket, "ticket")} and ${s.blocked} blocked not sent`,
-  ];
-  if (s.inconsistent > 0) counts.push(`${s.inconsistent} inconsistent`);
-  if (s.alreadyDone > 0) counts.push(`${s.alreadyDone} done by the interrupted apply`);
-  const out = [`${title}: ${counts.join(", ")} (${formatDuration(s.durationMs)}).`];
-  for (const x of f.failures)
-    out.push(`  ${style.red("failed")}   ${x.id} (${formatDuration(x.durationMs)}): ${x.message}`);
-  const some = (ids: string[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
-  for (const [root, ids] of f.skipped)
-    out.push(
-      root === ""
-        ? `  ${style.red("stopped")}  ${plural(ids.length, "action")} not started (${some(ids)}): ${s.stopped ?? "the run stopped"}`
-        : `  skipped  ${plural(ids.length, "action")} that needed ${root}: ${some(ids)}`,
-    );
-  out.push(
-    ...capped(
-      f.notSent.map((e) =>
-        e.action === "ticket"
-          ? `  ticket   ${e.key}: ${e.ticket?.subject ?? e.reason} (open the support ticket shown in the plan)`
-          : `  blocked  ${e.key}: ${e.blocked?.reason ?? e.reason}`,
-      ),
-      10,
-      "ticket and blocked entries",
-    ),
-  );
-  for (const i of f.inconsistencies)
-    out.push(`  ${style.red("error")}    ${describeInconsistency(i)}`);
-  const slowest = [...f.durations].sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
-  if (slowest.length > 0 && s.done > 3)
-    out.push(
-      `  slowest  ${slowest.map((d) => `${d.id} ${formatDuration(d.durationMs)}`).join(", ")}`,
-    );
-  return out;
+  if (p.flow) {
+    parts.push({ text: `${formatCount(p.flow.running)} running`, keep: 60 });
+  } else {
+    const busy = Math.max(0, p.active - p.waitingOnJobs);
+    parts.push({ text: `${formatCount(busy)} active`, keep: 60 });
+  }
+  parts.push({ text: `${formatCount(p.waitingOnJobs)} waiting on jobs`, keep: 50 });
+  if (p.flow && p.flow.queued > 0)
+    parts.push({ text: `${formatCount(p.flow.queued)} queued`, keep: 40 });
+  if (p.failed > 0) parts.push({ text: style.red(`${formatCount(p.failed)} failed`), keep: 95 });
+  if (p.skipped > 0) parts.push({ text: `${formatCount(p.skipped)} skipped`, keep: 30 });
+  if (p.total > 0 && finished >= p.total) parts.push({ text: "checking the result", keep: 70 });
+  parts.push({ text: formatDuration(p.elapsedMs), keep: 90 });
+  return fitParts(parts, width);
 }
 
 export interface HumanReporterOptions {
   /** Lines for the record (stdout). */
   out: (text: string) => void;
-  /** The live line's terminal (stderr), or undefined without a terminal. */
-  tty?: (text: string) => void;
+  /** The terminal for the live line (stderr), or undefined without one. */
+  terminal?: Terminal | undefined;
   style?: Style;
   notSent?: readonly PlanEntry[];
   now?: () => number;
+  /** The client's requests running and queued (undefined: it does not say). */
+  flow?: () => FlowStats | undefined;
+  /** Columns of the record's stream (undefined: no wrapping). */
+  width?: () => number | undefined;
+  /**
+   * The record's stream is the terminal: finished and skipped actions take one line each,
+   * cut to the width (failures are always printed whole).
+   */
+  compact?: boolean;
 }
 
 /** Counts and facts from events; prints as described at the top. */
@@ -141,8 +97,7 @@ export class HumanReporter {
   private done = 0;
   private failed = 0;
   private skipped = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private lineShown = false;
+  private line: LiveLine | undefined;
 
   constructor(private readonly o: HumanReporterOptions) {
     this.style = o.style ?? PLAIN;
@@ -162,10 +117,17 @@ export class HumanReporter {
   }
 
   readonly event = (e: ApplyEvent): void => {
+    const red = this.style.red;
     switch (e.type) {
       case "apply-started":
         this.started = this.now();
         this.total = e.total;
+        if (this.o.terminal) {
+          this.line = new LiveLine(this.o.terminal, (width) =>
+            liveLine(this.progress(), this.style, width),
+          );
+          this.line.start();
+        }
         break;
       case "action-started":
         this.running.add(e.id);
@@ -184,33 +146,34 @@ export class HumanReporter {
         this.end(e.id);
         this.done++;
         this.facts.durations.push({ id: e.id, durationMs: e.durationMs });
-        if (!this.o.tty) this.print(`done     ${e.id} (${formatDuration(e.durationMs)})`);
+        this.brief("done     ", e.id, ` (${formatDuration(e.durationMs)})`);
         break;
       case "action-failed":
         this.end(e.id);
         this.failed++;
         this.facts.failures.push({ id: e.id, message: e.message, durationMs: e.durationMs });
-        this.print(`${this.style.red("failed")}   ${e.id}: ${e.message}`);
+        this.print(`failed   ${e.id}: ${e.message}`, red);
         break;
       case "action-skipped":
         this.skipped++;
         this.facts.skipped.set(e.root, [...(this.facts.skipped.get(e.root) ?? []), e.id]);
         // Actions a halted run never started are counted in the summary, not listed one by one.
-        if (!this.o.tty && e.root !== "") this.print(`skipped  ${e.id} (${e.reason})`);
+        if (e.root !== "") this.brief("skipped  ", e.id, ` (${e.reason})`);
         break;
       case "inconsistent":
         this.facts.inconsistencies.push(e);
-        this.print(`${this.style.red("error")}    ${describeInconsistency(e)}`);
+        this.print(`error    ${describeInconsistency(e)}`, red);
         break;
       case "verify-failed":
-        this.print(`${this.style.yellow("warning")}  ${e.message}`);
+        this.print(`warning  ${e.message}`, this.style.yellow);
         break;
       case "apply-done":
-        this.stopLine();
-        for (const l of summaryLines(e.summary, this.facts, this.style)) this.o.out(`${l}\n`);
+        this.line?.stop();
+        this.line = undefined;
+        for (const l of summaryLines(e.summary, this.facts, this.style, this.o.width?.()))
+          this.o.out(`${l}\n`);
         return;
     }
-    this.scheduleLine();
   };
 
   private end(id: string): void {
@@ -218,12 +181,22 @@ export class HumanReporter {
     this.waiting.delete(id);
   }
 
-  /** A line for the record: the live line is cleared first and redrawn after. */
-  private print(line: string): void {
-    if (this.o.tty && this.lineShown) {
-      this.o.tty("\r\u001b[2K");
-      this.lineShown = false;
-    }
+  /** A line for the record, wrapped to the width; its first word painted with `mark`. */
+  private print(line: string, mark?: (s: string) => string): void {
+    this.line?.clear();
+    const [, word, rest] = /^(\S*)(.*)$/s.exec(line)!;
+    const lines = wrap([seg(word, mark), seg(rest)], { width: this.o.width?.(), hang: 9 });
+    this.o.out(`${lines.join("\n")}\n`);
+  }
+
+  /** `done     <id> (45 ms)`: on a terminal one line, the id's key cut if need be. */
+  private brief(head: string, id: string, tail: string): void {
+    const width = this.o.width?.();
+    if (!this.o.compact || width === undefined) return this.print(`${head}${id}${tail}`);
+    this.line?.clear();
+    const room = width - head.length - visibleWidth(tail);
+    const line =
+      room >= 12 ? `${head}${shortenId(id, room)}${tail}` : truncate(`${head}${id}${tail}`, width);
     this.o.out(`${line}\n`);
   }
 
@@ -235,32 +208,11 @@ export class HumanReporter {
       done: this.done,
       failed: this.failed,
       skipped: this.skipped,
-      inFlight: this.running.size,
+      active: this.running.size,
       waitingOnJobs,
+      flow: this.o.flow?.(),
       elapsedMs: this.now() - this.started,
     };
-  }
-
-  private scheduleLine(): void {
-    if (!this.o.tty || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.drawLine();
-    }, 100);
-    this.timer.unref();
-  }
-
-  private drawLine(): void {
-    if (!this.o.tty) return;
-    this.o.tty(`\r\u001b[2K${liveLine(this.progress(), this.style)}`);
-    this.lineShown = true;
-  }
-
-  private stopLine(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.o.tty && this.lineShown) this.o.tty("\r\u001b[2K");
-    this.lineShown = false;
   }
 }
 

@@ -1,3 +1,8 @@
+/**
+ * Colours and value formats shared by the text renderers: the action marks, the terminal
+ * styles (on for a terminal unless NO_COLOR or --no-color), counts and durations written one
+ * way everywhere, and which entries destroy data or access.
+ */
 import type { Action, PlanEntry } from "../engine/plan.js";
 
 /** The mark of each action in the plan's lines (`+ ~ - !`). */
@@ -11,12 +16,12 @@ export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
 
 /** Colour for terminal output: on for a TTY unless NO_COLOR or --no-color; a no-op otherwise. */
 export interface Style {
-  green(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
-  magenta(s: string): string;
-  bold(s: string): string;
-  dim(s: string): string;
+  green: (s: string) => string;
+  yellow: (s: string) => string;
+  red: (s: string) => string;
+  magenta: (s: string) => string;
+  bold: (s: string) => string;
+  dim: (s: string) => string;
 }
 
 const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
@@ -50,9 +55,17 @@ export function formatValue(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** `1234` → `1,234`. */
+/** `1234` → `1,234`: every count phctl prints is written this way. */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
+}
+
+/** `450 ms`, `12.3 s`, `2 m 05 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
 }
 
 /** `file:line` of a source, or "". */

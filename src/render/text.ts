@@ -1,136 +1,163 @@
 /**
- * The plan for people, in a terminal: Terraform-like `+ ~ - !` lines grouped by action,
- * each entry with its manifest source, then tickets, blocked entries, warnings and a
- * summary. With `plan --base`, the changes of this change come first and the drift
- * already present after them; fields of a mixed entry that are drift are marked `(drift)`.
+ * The plan for people, in a terminal: Terraform-like `+ ~ - !` entries grouped by action
+ * (src/render/text-entry.ts lays out each one for the width), then tickets, blocked
+ * entries, the ticket letters (unless `showTickets` put them inline), warnings and a
+ * summary. With `plan --base`, the changes of this change come first and the drift already
+ * present after them; fields of a mixed entry that are drift are marked `(drift)`.
+ * `deletesBlock` repeats the deletes just above apply's confirmation prompt.
  * A pure function of the plan.
  */
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
-import {
-  ACTION_SYMBOL,
-  formatCount,
-  formatSource,
-  formatValue,
-  isEmptyValue,
-  PLAIN,
-  type Style,
-} from "./style.js";
+import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
+import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, type Style } from "./style.js";
+import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 
 export interface TextOptions {
   style?: Style;
   /** List unmanaged objects one by one (otherwise only their count). */
   verbose?: boolean;
+  /** Columns to lay out for (the terminal's); undefined: no wrapping. */
+  width?: number | undefined;
+  /** Ticket letters under their entries instead of after the plan (`--show-tickets`). */
+  showTickets?: boolean;
 }
 
-const VERB: Record<Action, string> = {
-  create: "will be created",
-  update: "will be updated in place",
-  delete: "will be DELETED",
-  ticket: "needs a support ticket (not an API operation; never sent)",
-  blocked: "is blocked (cannot be reached; never sent)",
-};
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${formatCount(n)} ${n === 1 ? one : many}`;
 
-function paint(style: Style, action: Action, s: string): string {
-  switch (action) {
-    case "create":
-      return style.green(s);
-    case "update":
-      return style.yellow(s);
-    case "delete":
-      return style.red(s);
-    case "ticket":
-      return style.magenta(s);
-    case "blocked":
-      return style.red(s);
-  }
-}
-
-function entryLines(e: PlanEntry, style: Style, base: boolean, drift = false): string[] {
-  const src = formatSource(e.source);
-  const mark = drift ? style.dim(" (drift already present)") : "";
-  const head = `  ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${style.bold(e.key)} ${style.dim(`(${e.kind})`)} ${VERB[e.action]}${mark}${src ? style.dim(`  ${src}`) : ""}`;
-  const lines = [head];
-  if (e.action === "create" && e.after) {
-    for (const [k, v] of Object.entries(e.after))
-      if (!isEmptyValue(v)) lines.push(`      ${style.green("+")} ${k}: ${formatValue(v)}`);
-  }
-  const driftFields = new Set(base ? (e.driftFields ?? []) : []);
-  for (const c of e.changes) {
-    lines.push(
-      `      ${paint(style, e.action, ACTION_SYMBOL[e.action])} ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}${driftFields.has(c.field) ? style.dim("  (drift)") : ""}`,
-    );
-  }
-  if (e.blocked) lines.push(`      reason: ${e.blocked.reason}`);
-  if (e.ticket) {
-    lines.push(`      ticket: ${e.ticket.subject}`);
-    for (const l of e.ticket.body.split("\n")) lines.push(`        ${l}`);
-  }
-  if (e.action !== "ticket" && e.action !== "blocked" && e.reason)
-    lines.push(style.dim(`      # ${e.reason}`));
-  for (const w of e.warnings ?? []) lines.push(style.yellow(`      warning: ${w}`));
-  return lines;
+/** The summary as painted pieces: the delete count in red when there are deletes. */
+function summarySegs(plan: Plan, style: Style): Seg[] {
+  const s = plan.summary;
+  if (plan.entries.length === 0)
+    return [
+      seg(
+        plan.scope?.length === 0
+          ? "No changes: the change touches nothing phctl manages."
+          : plan.scope
+            ? "No changes. Live state matches the manifests in what the change touches."
+            : "No changes. Live state matches the manifests.",
+        style.bold,
+      ),
+    ];
+  const deletes = `${formatCount(s.delete)} to delete`;
+  return [
+    seg(
+      `Plan: ${formatCount(s.create)} to create, ${formatCount(s.update)} to update, `,
+      style.bold,
+    ),
+    seg(deletes, s.delete > 0 ? (x: string) => style.red(style.bold(x)) : style.bold),
+    seg(`; ${plural(s.ticket, "ticket")}, ${formatCount(s.blocked)} blocked.`, style.bold),
+  ];
 }
 
 /** One-line summary: `Plan: 2 to create, 1 to update, 0 to delete; 1 ticket, 0 blocked.` */
 export function summaryLine(plan: Plan): string {
-  const s = plan.summary;
-  if (plan.entries.length === 0)
-    return plan.scope?.length === 0
-      ? "No changes: the change touches nothing phctl manages."
-      : plan.scope
-        ? "No changes. Live state matches the manifests in what the change touches."
-        : "No changes. Live state matches the manifests.";
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.ticket} ticket${s.ticket === 1 ? "" : "s"}, ${s.blocked} blocked.`;
+  return summarySegs(plan, PLAIN)
+    .map((s) => s.text)
+    .join("");
 }
+
+/** A section title or a note (wrapped, continuation lines indented by 2, painted). */
+const title = (text: string, o: TextOptions, paint?: (s: string) => string) =>
+  wrapText(text, { width: o.width, hang: 2, ...(paint ? { paint } : {}) });
 
 export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const style = opts.style ?? PLAIN;
+  const width = opts.width;
   const out: string[] = [];
   const byAction = (a: Action) => plan.entries.filter((e) => e.action === a);
   const base = plan.drift !== undefined;
   const drift = new Set(plan.drift ?? []);
+  const eo: EntryOptions = { style, width, base, showTickets: opts.showTickets === true };
+  const list = (entries: readonly PlanEntry[], marked = false) => {
+    for (const e of entries)
+      out.push(...entryLines(e, { ...eo, drift: marked && drift.has(e.key) }), "");
+  };
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
   if (plan.drift === undefined) {
     if (changes.length > 0) {
-      out.push("phctl will perform these actions:", "");
-      for (const e of changes) out.push(...entryLines(e, style, base), "");
+      out.push(...title("phctl will perform these actions:", opts), "");
+      list(changes);
     }
   } else {
     const mine = changes.filter((e) => !drift.has(e.key));
     const theirs = changes.filter((e) => drift.has(e.key));
     out.push(
-      mine.length > 0
-        ? "This change (compared with the base):"
-        : "No changes compared with the base.",
+      ...title(
+        mine.length > 0
+          ? "This change (compared with the base):"
+          : "No changes compared with the base.",
+        opts,
+      ),
       "",
     );
-    for (const e of mine) out.push(...entryLines(e, style, base), "");
+    list(mine);
     if (theirs.length > 0) {
-      out.push(style.yellow("Drift already present (apply will also revert it):"), "");
-      for (const e of theirs) out.push(...entryLines(e, style, base), "");
+      out.push(...title("Drift already present (apply will also revert it):", opts, style.yellow));
+      out.push("");
+      list(theirs);
     }
   }
   const tickets = byAction("ticket");
   if (tickets.length > 0) {
-    out.push(style.magenta("Support tickets needed (apply lists them and never sends them):"), "");
-    for (const e of tickets) out.push(...entryLines(e, style, base, drift.has(e.key)), "");
+    out.push(
+      ...title(
+        "Support tickets needed (apply lists them and never sends them):",
+        opts,
+        style.magenta,
+      ),
+      "",
+    );
+    list(tickets, true);
   }
   const blocked = byAction("blocked");
   if (blocked.length > 0) {
-    out.push(style.red("Blocked (cannot be reached through the API):"), "");
-    for (const e of blocked) out.push(...entryLines(e, style, base, drift.has(e.key)), "");
+    out.push(...title("Blocked (cannot be reached through the API):", opts, style.red), "");
+    list(blocked, true);
+  }
+  const letters = tickets.filter((e) => e.ticket);
+  if (letters.length > 0 && !opts.showTickets) {
+    out.push(
+      ...title(
+        letters.length === 1
+          ? "The ticket letter (send it to the service's support; phctl never sends it):"
+          : "The ticket letters (send them to the service's support; phctl never sends them):",
+        opts,
+        style.magenta,
+      ),
+      "",
+    );
+    for (const e of letters)
+      out.push(
+        ...wrap([seg(`${ACTION_SYMBOL.ticket} `, style.magenta), seg(e.key, style.bold)], {
+          width,
+          lead: "  ",
+          hang: 2,
+        }),
+        ...letterLines(e, "    ", width, "Subject:"),
+        "",
+      );
   }
   if (plan.unmanaged.length > 0) {
     if (opts.verbose) {
-      out.push("Not managed (no manifest declares them; never touched):");
-      for (const u of plan.unmanaged) out.push(`  ${u.key} (${u.kind}) ${style.dim(u.note)}`);
+      out.push(...title("Not managed (no manifest declares them; never touched):", opts));
+      for (const u of plan.unmanaged)
+        out.push(
+          ...wrap([seg(`${u.key} (${u.kind}) `), seg(u.note, style.dim)], {
+            width,
+            lead: "  ",
+            hang: 2,
+          }),
+        );
       out.push("");
     } else {
       out.push(
-        style.dim(
-          `${plan.unmanaged.length} live object${plan.unmanaged.length === 1 ? " is" : "s are"} not managed by any manifest (phctl plan --verbose lists them).`,
+        ...title(
+          `${plural(plan.unmanaged.length, "live object")} ${plan.unmanaged.length === 1 ? "is" : "are"} not managed by any manifest (phctl plan --verbose lists them).`,
+          opts,
+          style.dim,
         ),
         "",
       );
@@ -138,14 +165,47 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   }
   for (const w of plan.warnings) {
     const src = w.source ? `${formatSource(w.source)}: ` : "";
-    out.push(style.yellow(`warning: ${src}${w.message}`));
+    out.push(...title(`warning: ${src}${w.message}`, opts, style.yellow));
   }
   if (plan.warnings.length > 0) out.push("");
-  out.push(style.bold(summaryLine(plan)));
+  out.push(...wrap(summarySegs(plan, style), { width, hang: 2 }));
   out.push(
-    style.dim(
-      `read ${formatCount(plan.stats.objectsRead)} objects in ${formatCount(plan.stats.apiCalls)} calls`,
+    ...title(
+      `read ${plural(plan.stats.objectsRead, "object")} in ${plural(plan.stats.apiCalls, "call")}`,
+      opts,
+      style.dim,
     ),
   );
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * The plan's deletes, one line each, for just above apply's confirmation prompt (a long plan
+ * may have scrolled them away); empty when there are none.
+ */
+export function deletesBlock(
+  entries: readonly PlanEntry[],
+  style: Style = PLAIN,
+  width?: number,
+): string[] {
+  const deletes = entries.filter((e) => e.action === "delete");
+  if (deletes.length === 0) return [];
+  const out = wrap(
+    [
+      seg("This plan will "),
+      seg("DELETE", style.bold),
+      seg(` ${plural(deletes.length, "object")}:`),
+    ],
+    { width, line: style.red },
+  );
+  for (const e of deletes)
+    out.push(
+      ...wrap([seg(`${ACTION_SYMBOL.delete} `), seg(e.key, style.bold), seg(` (${e.kind})`)], {
+        width,
+        lead: "  ",
+        hang: 2,
+        line: style.red,
+      }),
+    );
+  return out;
 }

@@ -23,20 +23,32 @@ export function mayCall(role: TokenSpec["role"], permission: Permission): boolea
   return ALLOWED[permission].includes(role);
 }
 
-/** Parse `SECRET:ROLE:PARENT_ORG` (the `--token` flag and token files). */
+/** The fourth field of a token spec that gives it the test-admin capability. */
+export const TEST_ADMIN = "test-admin";
+
+/**
+ * Parse `SECRET:ROLE:PARENT_ORG`, or `SECRET:ROLE:PARENT_ORG:test-admin` for a token whose
+ * /_control calls act on every parent organization (the `--token` flag and token files).
+ */
 export function parseTokenSpec(text: string): TokenSpec {
   const parts = text.split(":");
-  const [secret, role, parentOrganization] = parts;
-  if (parts.length !== 3 || !secret || !role || !parentOrganization) {
-    throw new Error("a token is written SECRET:ROLE:PARENT_ORG");
+  const [secret, role, parentOrganization, capability] = parts;
+  if (parts.length < 3 || parts.length > 4 || !secret || !role || !parentOrganization) {
+    throw new Error(
+      `a token is written SECRET:ROLE:PARENT_ORG or SECRET:ROLE:PARENT_ORG:${TEST_ADMIN}`,
+    );
   }
   if (!(ROLES as readonly string[]).includes(role)) {
     throw new Error(`token role must be one of ${ROLES.join(", ")} (got ${role})`);
   }
-  return { secret, role: role as TokenSpec["role"], parentOrganization };
+  if (capability !== undefined && capability !== TEST_ADMIN) {
+    throw new Error(`the fourth field of a token can only be ${TEST_ADMIN} (got ${capability})`);
+  }
+  const spec: TokenSpec = { secret, role: role as TokenSpec["role"], parentOrganization };
+  return capability === TEST_ADMIN ? { ...spec, testAdmin: true } : spec;
 }
 
-/** Parse a tokens file: one SECRET:ROLE:PARENT_ORG per line; # comments and blank lines ignored. */
+/** Parse a tokens file: one SECRET:ROLE:PARENT_ORG[:test-admin] per line; # comments and blank lines ignored. */
 export function parseTokensFile(text: string): TokenSpec[] {
   return text
     .split(/\r?\n/)

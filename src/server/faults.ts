@@ -4,6 +4,8 @@
  * Retry-After, or a dropped connection. One-shot faults (set through /_control/faults) are
  * deterministic and may also strike after the handler ran (`dropAfter`: the change is made,
  * the answer is lost), which is what a client must survive without duplicating a POST.
+ * A one-shot fault armed through /_control carries the caller's parent organization and
+ * strikes only requests made with that parent organization's tokens.
  */
 import type { OperationId } from "../api/routes.js";
 
@@ -27,6 +29,8 @@ export interface OneShotFault {
   retryAfter?: number;
   /** How many matching requests it strikes (default 1). */
   times?: number;
+  /** Strike only requests of this parent organization (id); absent = any request. */
+  parentOrgId?: number;
 }
 
 /** mulberry32: a small seeded PRNG, so a chaos run can be replayed. */
@@ -61,8 +65,17 @@ export class Faults {
     this.oneShots.length = 0;
   }
 
-  pending(): OneShotFault[] {
-    return [...this.oneShots];
+  /** Forget the one-shot faults of one parent organization (id). */
+  clearFor(parentOrgId: number): void {
+    const kept = this.oneShots.filter((f) => f.parentOrgId !== parentOrgId);
+    this.oneShots.splice(0, this.oneShots.length, ...kept);
+  }
+
+  /** One-shot faults still armed: all, or those of one parent organization (id). */
+  pending(parentOrgId?: number): OneShotFault[] {
+    return parentOrgId === undefined
+      ? [...this.oneShots]
+      : this.oneShots.filter((f) => f.parentOrgId === parentOrgId);
   }
 
   /** Delay for this request: the mean latency with ±25 % jitter, or 0. */
@@ -71,10 +84,20 @@ export class Faults {
     return this.latencyMs * (0.75 + this.random() * 0.5);
   }
 
-  /** The fault (if any) for a request: a matching one-shot first, then the random rate. */
-  pick(method: string, operation: OperationId | undefined): OneShotFault | undefined {
+  /**
+   * The fault (if any) for a request of a parent organization (null: no known token): a
+   * matching one-shot first, then the random rate.
+   */
+  pick(
+    method: string,
+    operation: OperationId | undefined,
+    parentOrgId: number | null = null,
+  ): OneShotFault | undefined {
     const i = this.oneShots.findIndex(
-      (f) => (!f.method || f.method === method) && (!f.operation || f.operation === operation),
+      (f) =>
+        (!f.method || f.method === method) &&
+        (!f.operation || f.operation === operation) &&
+        (f.parentOrgId === undefined || f.parentOrgId === parentOrgId),
     );
     if (i >= 0) {
       const f = this.oneShots[i];

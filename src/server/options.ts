@@ -6,6 +6,12 @@ export interface TokenSpec {
   secret: string;
   role: "member" | "projects-admin" | "users-admin" | "system-admin";
   parentOrganization: string;
+  /**
+   * Test-admin capability (`--token SECRET:ROLE:PARENT_ORG:test-admin`): this token's
+   * /_control calls see and act on every parent organization. Without it, /_control is
+   * confined to the token's own parent organization. It changes nothing in the API.
+   */
+  testAdmin?: boolean;
 }
 
 export interface ServerOptions {
@@ -26,10 +32,19 @@ export interface ServerOptions {
   maxPageSize?: number;
   /** Check every response against its schema (tests; a mismatch is a 500). */
   checkResponses?: boolean;
-  /** Serve the `/_control` endpoints (request log, one-shot faults, outbox). Default true. */
+  /**
+   * Serve the `/_control` test endpoints (request log, one-shot faults, outbox, seeding),
+   * each confined to the caller's parent organization unless its token is a test-admin.
+   * Default false (`phctl serve --control`).
+   */
   control?: boolean;
-  /** Keep a request log (method, route, status) readable at /_control/requests. Default true. */
+  /**
+   * Keep a request log (method, url, operation, status) — `PhServer.requestLog`, and
+   * `/_control/requests` with `control`. Default false (`phctl serve --request-log [N]`).
+   */
   requestLog?: boolean;
+  /** How many of the most recent requests the log keeps (default 10,000). */
+  requestLogSize?: number;
   /**
    * Serve the API shaped as this profile says (its paths and methods, list envelope and
    * queue id field) instead of the route table's shape (`phctl serve --api-profile`).

@@ -40,6 +40,8 @@ export interface OneShotJobFault {
   queue?: QueueKind;
   action?: string;
   message: string;
+  /** Only a job of this parent organization (id); absent = any job. */
+  parentOrgId?: number;
 }
 
 export class Queue {
@@ -74,7 +76,10 @@ export class Queue {
     if (!this.effects.has(action)) throw new Error(`no effect registered for job action ${action}`);
     const id = randomUUID();
     const i = this.jobFaults.findIndex(
-      (f) => (!f.queue || f.queue === queue) && (!f.action || f.action === action),
+      (f) =>
+        (!f.queue || f.queue === queue) &&
+        (!f.action || f.action === action) &&
+        (f.parentOrgId === undefined || f.parentOrgId === parentOrgId),
     );
     const failMessage = i >= 0 ? this.jobFaults.splice(i, 1)[0].message : null;
     const due = this.now() + this.delayMs;
@@ -111,9 +116,14 @@ export class Queue {
     return job.status;
   }
 
-  /** Jobs still open (for `--resume` tests and the control endpoint). */
-  openJobs(): JobRow[] {
-    return this.db.all<JobRow>("SELECT * FROM jobs WHERE status = 'open' ORDER BY due_ms");
+  /** Jobs still open, of every parent organization or of one (id) (`--resume` tests, /_control). */
+  openJobs(parentOrgId?: number): JobRow[] {
+    return parentOrgId === undefined
+      ? this.db.all<JobRow>("SELECT * FROM jobs WHERE status = 'open' ORDER BY due_ms")
+      : this.db.all<JobRow>(
+          "SELECT * FROM jobs WHERE status = 'open' AND parent_org_id = ? ORDER BY due_ms",
+          parentOrgId,
+        );
   }
 
   /** Schedule every open job (after a restart with a database file). */
@@ -121,9 +131,9 @@ export class Queue {
     for (const j of this.openJobs()) this.schedule(j.id, Math.max(0, j.due_ms - this.now()));
   }
 
-  /** Run every due job now (tests that do not want to wait). */
-  drain(): void {
-    for (const j of this.openJobs()) this.run(j.id);
+  /** Run every open job now, or those of one parent organization (tests that do not want to wait). */
+  drain(parentOrgId?: number): void {
+    for (const j of this.openJobs(parentOrgId)) this.run(j.id);
   }
 
   close(): void {

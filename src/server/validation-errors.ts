@@ -22,6 +22,9 @@ export interface AjvError {
   message?: string;
   keyword: string;
   params: Record<string, unknown>;
+  /** With ajv's `verbose`: the schema holding the keyword, and the value checked. */
+  parentSchema?: { description?: string };
+  data?: unknown;
 }
 
 export interface MappedValidation {
@@ -51,6 +54,13 @@ function messageOf(v: AjvError): string {
       return `must be one of ${(v.params.allowedValues as unknown[]).map(String).join(", ")}`;
     case "const":
       return `must be ${String(v.params.allowedValue)}`;
+    case "pattern": {
+      // A described pattern says what it wants in words, not as a regular expression.
+      const said = v.parentSchema?.description;
+      if (!said) return v.message ?? "is invalid";
+      const got = JSON.stringify(v.data) ?? "";
+      return `must be ${said} (got ${got.length > 60 ? `${got.slice(0, 57)}…` : got})`;
+    }
     default:
       return v.message ?? "is invalid";
   }

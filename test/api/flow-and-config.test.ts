@@ -73,6 +73,7 @@ describe("resolveConfig", () => {
       gitApiUrl: undefined,
       gitToken: "g",
       maxRps: 5,
+      maxRpsFrom: "PHCTL_MAX_RPS",
       concurrency: undefined,
     });
   });
@@ -96,6 +97,8 @@ describe("resolveConfig", () => {
       e = x;
     }
     expect(e).toBeInstanceOf(PhctlError);
-    expect((e as PhctlError).message).toBe("--max-rps must be a number ≥ 0 (got fast)");
+    expect((e as PhctlError).message).toBe(
+      "--max-rps must be 0 (no throttle) or a number of requests per second from 0.1 to 10,000 (got fast)",
+    );
   });
 });

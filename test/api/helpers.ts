@@ -92,7 +92,7 @@ export async function restartableServer(options: ServerOptions = {}): Promise<Re
   let server: PhServer | undefined;
   let port = 0;
   const start = async () => {
-    server = await buildServer({ tokens: Object.values(TOKENS), ...options });
+    server = await buildServer({ tokens: Object.values(TOKENS), requestLog: true, ...options });
     logs.push(server.requestLog);
     const url = await server.listen(port, "127.0.0.1");
     port = Number(new URL(url).port);

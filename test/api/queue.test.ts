@@ -81,7 +81,7 @@ describe("waitForJob", () => {
     expect(callsDone).toBeLessThan(jobDone);
   });
 
-  it("polls with backoff: 200 ms start, ×2, capped, with jitter", async () => {
+  it("polls with backoff: first after 200 ms, then ×2, capped, with jitter", async () => {
     const sleeps: number[] = [];
     let polls = 0;
     const read = async (): Promise<JobStatus> => {
@@ -100,7 +100,8 @@ describe("waitForJob", () => {
         },
       },
     );
-    expect(sleeps).toEqual([200, 400, 800, 1000, 1000]);
+    // The first poll after 200 ms (+ up to a quarter), then equal jitter of 400, 800, …
+    expect(sleeps).toEqual([250, 400, 800, 1000, 1000, 1000]);
     // Equal jitter: never less than half the step.
     sleeps.length = 0;
     polls = 0;
@@ -116,7 +117,7 @@ describe("waitForJob", () => {
         },
       },
     );
-    expect(sleeps).toEqual([100, 200, 400, 800, 1600]);
+    expect(sleeps).toEqual([200, 200, 400, 800, 1600, 2500]);
   });
 });
 

@@ -75,6 +75,7 @@ describe("the checks", () => {
       status,
       fault: null,
       ms: 1,
+      parentOrgId: 1,
     });
     const log = [
       e("/v1/projects/p1/git/repo/12/commit-blocker"),

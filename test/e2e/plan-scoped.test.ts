@@ -150,17 +150,18 @@ describe("--target scopes the read", () => {
     expect(r.requests.filter((e) => e.url.includes("ci-tools"))).toEqual([]);
   });
 
-  it("apply --target is not refused because of another project (single inactive admin)", async () => {
+  it("apply --target is not refused because of a project outside it (single inactive admin)", async () => {
     const fresh = await startServer();
     try {
       const cfg = join(dir, "fresh");
       cpSync(join(dir, "base"), cfg, { recursive: true });
-      // trusted-firmware-a (the source of ci-tools' fork) has one admin, an inactive user.
+      // mbed-tls, which ci-tools does not depend on, has one admin, an inactive user (an
+      // inactive admin does not count: a full apply would be refused).
       writeFileSync(
         join(cfg, "users/idle.yaml"),
         "apiVersion: phctl/v1\nkind: User\nmetadata: { name: idle }\nspec:\n  firstName: I\n  lastName: Dle\n  externalEmail: idle@example.org\n  status: inactive\n",
       );
-      edit(join(cfg, "projects/trusted-firmware-a.yaml"), "admins: [jdoe]", "admins: [idle]");
+      edit(join(cfg, "projects/mbed-tls.yaml"), "admins: [pkumar]", "admins: [idle]");
       const env2 = { PHCTL_API_URL: fresh.url, PHCTL_TOKEN: TOKENS.admin.secret };
       const r = await phctl(
         ["apply", "fresh", "--target", "project/ci-tools", "--auto-approve"],
@@ -171,6 +172,7 @@ describe("--target scopes the read", () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain("create project/trusted-firmware-a");
       expect(r.stdout).toContain("create project/ci-tools/repo/forks/tf-a-staging");
+      expect(r.stdout).not.toContain("create project/mbed-tls");
     } finally {
       await fresh.close();
     }

@@ -39,10 +39,10 @@ describe("phctl plan against an empty service", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(
-      /\+ project\/trusted-firmware-a \(Project\) will be created {2}examples\/projects\/trusted-firmware-a\.yaml:\d+/,
+      /\+ project\/trusted-firmware-a \(Project\) will be created\n {4}examples\/projects\/trusted-firmware-a\.yaml:\d+/,
     );
     expect(r.stdout).toMatch(
-      /\+ user\/jdoe \(User\) will be created {2}examples\/users\/acme\.yaml:\d+/,
+      /\+ user\/jdoe \(User\) will be created\n {4}examples\/users\/acme\.yaml:\d+/,
     );
     expect(r.stdout).toMatch(
       /Plan: \d+ to create, 0 to update, 0 to delete; 0 tickets, 0 blocked\./,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ApplyEvent } from "../../src/engine/apply-events.js";
-import { Journal, readJournal } from "../../src/engine/journal.js";
+import { BATCH_MS, Journal, readJournal } from "../../src/engine/journal.js";
 
 const plan = { createdAt: "t", apiUrl: "test", organization: "acme", digest: "d", targets: [] };
 const target = (key: string) => ({
@@ -51,6 +51,7 @@ describe("the apply journal", () => {
     let before = readFileSync(file, "utf8");
     for (const e of events) {
       journal.record(e);
+      journal.flush();
       const after = readFileSync(file, "utf8");
       expect(after.startsWith(before)).toBe(true);
       before = after;
@@ -159,6 +160,53 @@ describe("what a journal carries to the next run", () => {
       ok: false,
       message: "refused",
     });
+    journal.flush();
     expect(readJournal(file)!.inFlight.map((j) => j.queueId)).toEqual(["q0"]);
+  });
+});
+
+describe("what the journal writes at once and what in batches", () => {
+  it("writes a job's id at once, and done / job-ended lines with the next line, soon, or at flush", async () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan);
+    const lines = () => readFileSync(file, "utf8").split("\n").filter(Boolean).length;
+    journal.record(waiting("user/a/service/git", "q1"));
+    expect(lines()).toBe(2); // header + job: on disk before anything waits on it
+    journal.record(jobDone("user/a/service/git", "q1"));
+    journal.record(done("user/a/service/git"));
+    expect(lines()).toBe(2); // batched: losing them costs a status read, a re-read
+    journal.record(waiting("user/b/service/git", "q2"));
+    expect(lines()).toBe(5); // the batch first, in order, then the job
+    journal.record(done("user/b"));
+    await new Promise((r) => setTimeout(r, BATCH_MS + 20));
+    expect(lines()).toBe(6); // a batch waits BATCH_MS at most
+    expect(readJournal(file)).toMatchObject({
+      done: ["create user/a/service/git", "create user/b"],
+      inFlight: [{ queueId: "q2" }],
+    });
+  });
+
+  it("writes a side effect's start and end at once (a mail cannot be re-read)", () => {
+    const file = fileIn();
+    const mail = { ...target("user/a/welcome"), kind: "WelcomeMail" };
+    const owed = [
+      {
+        key: mail.key,
+        kind: mail.kind,
+        action: "create" as const,
+        before: null,
+        after: {},
+        changes: [],
+        reason: "r",
+        source: null,
+        dependsOn: [],
+        destructive: false,
+      },
+    ];
+    const journal = Journal.start(file, plan, { sideEffects: owed });
+    journal.record({ type: "action-started", ...mail });
+    expect(readJournal(file)!.inDoubt).toEqual(["create user/a/welcome"]);
+    journal.record({ type: "action-done", ...mail, durationMs: 1 });
+    expect(readJournal(file)).toMatchObject({ inDoubt: [], owed: [] });
   });
 });

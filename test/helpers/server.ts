@@ -1,7 +1,8 @@
 /**
  * Start the reference server on a loopback port for a test file, with one token per role
  * (parent organization acme) and a system-admin token of another parent organization
- * (globex), and call it over real HTTP.
+ * (globex), and call it over real HTTP. /_control and the request log are on (a server
+ * built without this helper has neither unless asked).
  */
 import { appendFileSync } from "node:fs";
 import { request } from "undici";
@@ -16,6 +17,9 @@ export const TOKENS = {
   other: { secret: "t-other", role: "system-admin", parentOrganization: "globex" },
 } as const satisfies Record<string, TokenSpec>;
 export type Who = keyof typeof TOKENS;
+
+/** The request log size of test servers (a test file makes far fewer requests). */
+export const TEST_REQUEST_LOG_SIZE = 200_000;
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -44,6 +48,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const server = await buildServer({
     tokens: Object.values(TOKENS),
     checkResponses: true,
+    // Tests read /_control and count requests (PHCTL_ROUTE_COVERAGE reads the log too):
+    // both on, the log large enough that no test file's requests fall out of it.
+    control: true,
+    requestLog: true,
+    requestLogSize: TEST_REQUEST_LOG_SIZE,
     ...options,
   });
   const url = await server.listen(0, "127.0.0.1");

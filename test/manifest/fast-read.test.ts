@@ -117,7 +117,6 @@ describe("it declines what it does not read (the full reader takes the file)", (
     "boolean key": "true: x\n",
     "list document": "- a\n- b\n",
     "scalar document": "just text\n",
-    "empty document": "a: 1\n---\n",
     "empty stream": "# nothing\n",
     "collection key": "? [a]\n: 1\n",
   };

@@ -78,6 +78,6 @@ describe("text rendering with plan --base", () => {
   it("created objects list no empty fields; colour marks drift dimly", () => {
     expect(text).toContain('      + name: "new"\n');
     expect(text).not.toContain("subgroup");
-    expect(renderText(headAndBase(), { style: COLOR })).toContain("\u001b[2m  (drift)\u001b[22m");
+    expect(renderText(headAndBase(), { style: COLOR })).toContain("  \u001b[2m(drift)\u001b[22m");
   });
 });

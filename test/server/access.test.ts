@@ -271,7 +271,9 @@ describe("access.list", () => {
   it("rejects a bad type, and any type for controllers (400)", async () => {
     const bad = await t.call("GET", "/v1/projects/p1/admins", { query: { type: "robots" } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual([{ field: "type", message: "must be users or teams" }]);
+    expect(bad.body.errors).toEqual([
+      { field: "type", message: "must be one of users, teams, user, team" },
+    ]);
     const ctl = await t.call("GET", "/v1/projects/p1/controllers", { query: { type: "users" } });
     expect(ctl.status).toBe(400);
     const plain = await t.call("GET", "/v1/projects/p1/controllers");

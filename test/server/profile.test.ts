@@ -45,7 +45,10 @@ afterAll(async () => {
 
 describe("a server with a profile", () => {
   it("serves an operation at the profile's method and path only", async () => {
-    expect((await t.call("POST", "/v1/users", { body: {} })).status).toBe(404);
+    // The profile moved users.create to PUT /v1/people; /v1/users keeps only its GET.
+    const moved = await t.call("POST", "/v1/users", { body: {} });
+    expect(moved.status).toBe(405);
+    expect(moved.headers.allow).not.toContain("POST");
     const log = t.server.requestLog.filter((e) => e.operation === "users.create");
     expect(log.map((e) => `${e.method} ${e.url}`)).toContain("PUT /v1/people");
   });

@@ -12,8 +12,9 @@ export function repositorySubgroupDeclared(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const p of projects(ctx)) {
     const declared = withParents(p.value.spec.git?.subgroups ?? []);
+    const known = new Set(declared);
     repositories(p).forEach((r, i) => {
-      if (!r.subgroup || declared.includes(r.subgroup)) return;
+      if (!r.subgroup || known.has(r.subgroup)) return;
       const path = ["spec", "git", "repositories", i, "subgroup"];
       out.push(
         report(
@@ -54,12 +55,18 @@ function forkCycles(sources: ReadonlyMap<string, string>): Set<string> {
 /** A fork source inside a declared project is a declared, forkable repository other than itself. */
 export function forkSources(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // A key per repository only when some repository refuses forks or forks (not at 100,000s
+  // of plain repositories).
   const forkable = new Map<string, boolean>();
   const sources = new Map<string, string>();
+  const refuses = (r: { enableForking?: boolean }) =>
+    (r.enableForking ?? DEFAULTS.repository.enableForking) === false;
+  const all = projects(ctx).some((p) => repositories(p).some(refuses));
   for (const p of projects(ctx))
     for (const r of repositories(p)) {
+      if (!all && r.forkFrom === undefined) continue;
       const key = repositoryKey(p.name, r.subgroup ?? "", r.name);
-      forkable.set(key, r.enableForking ?? DEFAULTS.repository.enableForking);
+      if (all) forkable.set(key, !refuses(r));
       const from = r.forkFrom === undefined ? undefined : ctx.index.resolve(r.forkFrom)?.key;
       if (from !== undefined && from !== key) sources.set(key, from);
     }

@@ -6,6 +6,10 @@ import { DEFAULTS } from "../schema/common.js";
 import type { Diagnostic } from "../types.js";
 import { projects, report, repositories, type RuleContext } from "./context.js";
 
+const REPOS = ["spec", "git", "repositories"];
+const MIRRORS = ["spec", "git", "mirrors"];
+const ARTIFACTS = ["spec", "artifacts", "repositories"];
+
 /** No two documents declare the same object; inside a project, no two children either. */
 export function duplicateIdentities(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -25,37 +29,41 @@ export function duplicateIdentities(ctx: RuleContext): Diagnostic[] {
       );
   }
   for (const p of projects(ctx)) {
-    const children: [FieldPath, string, string][] = [
-      ...repositories(p).map((r, i): [FieldPath, string, string] => [
-        ["spec", "git", "repositories", i],
-        "repository",
-        `${r.subgroup ? `${r.subgroup}/` : ""}${r.name}`,
-      ]),
-      ...(p.value.spec.git?.mirrors ?? []).map((m, i): [FieldPath, string, string] => [
-        ["spec", "git", "mirrors", i],
-        "mirror to",
-        m.to,
-      ]),
-      ...(p.value.spec.artifacts?.repositories ?? []).map((a, i): [FieldPath, string, string] => [
-        ["spec", "artifacts", "repositories", i],
-        "artifact repository",
-        a.name ?? p.name,
-      ]),
-    ];
-    const seen = new Map<string, FieldPath>();
-    for (const [path, what, id] of children) {
-      const prior = seen.get(`${what} ${id}`);
-      if (!prior) seen.set(`${what} ${id}`, path);
-      else
-        out.push(
-          report(
-            p,
-            path,
-            "duplicate-identity",
-            `${formatPath(path)} duplicates ${what} ${id}, first declared at ${formatSource(p.handle.at(prior))}`,
-          ),
-        );
-    }
+    // Where each child identity is first declared (its index in its list), by list: no
+    // string or path made per child (100,000s of repositories).
+    const report1 = (list: FieldPath, i: number, first: number, what: string, id: string) => {
+      const path = [...list, i];
+      out.push(
+        report(
+          p,
+          path,
+          "duplicate-identity",
+          `${formatPath(path)} duplicates ${what} ${id}, first declared at ${formatSource(p.handle.at([...list, first]))}`,
+        ),
+      );
+    };
+    const bySubgroup = new Map<string, Map<string, number>>();
+    repositories(p).forEach((r, i) => {
+      const subgroup = r.subgroup ?? "";
+      let names = bySubgroup.get(subgroup);
+      if (!names) bySubgroup.set(subgroup, (names = new Map()));
+      const first = names.get(r.name);
+      if (first === undefined) names.set(r.name, i);
+      else report1(REPOS, i, first, "repository", `${subgroup ? `${subgroup}/` : ""}${r.name}`);
+    });
+    const mirrors = new Map<string, number>();
+    (p.value.spec.git?.mirrors ?? []).forEach((m, i) => {
+      const first = mirrors.get(m.to);
+      if (first === undefined) mirrors.set(m.to, i);
+      else report1(MIRRORS, i, first, "mirror to", m.to);
+    });
+    const artifacts = new Map<string, number>();
+    (p.value.spec.artifacts?.repositories ?? []).forEach((a, i) => {
+      const name = a.name ?? p.name;
+      const first = artifacts.get(name);
+      if (first === undefined) artifacts.set(name, i);
+      else report1(ARTIFACTS, i, first, "artifact repository", name);
+    });
   }
   return out;
 }

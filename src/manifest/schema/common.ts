@@ -1,19 +1,9 @@
 /**
  * Building blocks of the manifest schemas: enums reused from the API schemas (one source of
- * values), name patterns, the metadata block and the defaults. Annotations understood by
- * editors (yaml-language-server / vscode-json-languageservice): `patternErrorMessage`,
- * `errorMessage`, `deprecationMessage`, `doNotSuggest`; the loader reads them too.
+ * values), name patterns, names, and the defaults; the keywords they are written with are
+ * in keywords.ts (re-exported here), the parts of every document in document.ts.
  */
-import {
-  Type,
-  type SchemaOptions,
-  type Static,
-  type TObject,
-  type TProperties,
-  type TSchema,
-  type TString,
-  type TUnsafe,
-} from "@sinclair/typebox";
+import { Type, type TSchema, type TString } from "@sinclair/typebox";
 import {
   CreateEmailAccountBody,
   CreateOrganizationBody,
@@ -22,47 +12,13 @@ import {
   CreateSubgroupsBody,
   CreateTeamBody,
   CreateUserBody,
-  StringEnum,
 } from "../../api/schemas.js";
+import { enumValues } from "./keywords.js";
+
+export * from "./keywords.js";
 
 export const API_VERSION = "phctl/v1";
 export const SCHEMA_BASE = "https://phctl.example/schemas/v1/";
-
-/** Extra annotation keywords (editor conventions) that ajv must accept. */
-export const ANNOTATION_KEYWORDS = [
-  "patternErrorMessage",
-  "errorMessage",
-  "deprecationMessage",
-  "doNotSuggest",
-] as const;
-
-interface Annotations extends SchemaOptions {
-  patternErrorMessage?: string;
-  errorMessage?: string;
-  deprecationMessage?: string;
-  doNotSuggest?: boolean;
-}
-
-export { StringEnum };
-
-/** The values of an API enum (`enum`, or a union of string literals). */
-export function enumValues(s: TSchema): string[] {
-  const e = (s as { enum?: unknown }).enum;
-  if (Array.isArray(e)) return e.map(String);
-  const anyOf = (s as { anyOf?: { const?: unknown }[] }).anyOf;
-  if (Array.isArray(anyOf)) return anyOf.map((b) => String(b.const));
-  throw new Error("not an enum schema");
-}
-
-/** An API enum from src/api/schemas.ts reused in a manifest, with its own annotations. */
-export function enumFrom<T extends TSchema>(s: T, opts: Annotations = {}): TUnsafe<Static<T>> {
-  return Type.Unsafe<Static<T>>({ ...opts, type: "string", enum: enumValues(s) });
-}
-
-/** An object that rejects unknown keys — every object of every manifest. */
-export function Strict<T extends TProperties>(props: T, opts: Annotations = {}): TObject<T> {
-  return Type.Object(props, { ...opts, additionalProperties: false });
-}
 
 function patternOf(s: TSchema): string {
   const p = (s as TString).pattern;
@@ -95,13 +51,19 @@ export const Patterns = {
 
 export const Username = Type.String({
   pattern: Patterns.username,
+  examples: ["jdoe"],
   patternErrorMessage: "must be a username: lower-case letters, digits, '.', '_', '-' (at most 63)",
 });
 export const OrganizationName = Type.String({
   pattern: Patterns.organization,
+  examples: ["acme-partner"],
   patternErrorMessage: "must be an organization name: lower-case letters, digits, '-' (at most 63)",
 });
-export const Email = Type.String({ format: "email" });
+export const Email = Type.String({
+  format: "email",
+  errorMessage: "must be an e-mail address",
+  examples: ["jane.doe@example.org"],
+});
 
 /** Common SPDX ids offered to editors and used for "did you mean" on malformed ids. */
 export const COMMON_LICENSES = [
@@ -163,45 +125,3 @@ export const DEFAULTS = {
   mirror: { excludeTags: false, enabled: true },
   artifactRepository: { type: "generic" },
 } as const;
-
-/** Annotations with `phctl/` keys are ours and checked; any other key is free text. */
-const AnnotationsSchema = Type.Object(
-  {
-    "phctl/protect": Type.Optional(
-      Type.Unsafe<"true" | "false" | boolean>({
-        enum: ["true", "false", true, false],
-        description: "never plan deletion of this object or its children",
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    patternProperties: { "^(?!phctl/)": { type: "string" } },
-    description: "free-form string annotations; keys starting with phctl/ are phctl's own",
-  },
-);
-
-export function Metadata(name: TString, description: string) {
-  return Strict(
-    { name: Type.String({ ...name, description }), annotations: Type.Optional(AnnotationsSchema) },
-    { description: "identity of the object" },
-  );
-}
-
-/** A whole document of one kind: apiVersion, kind, metadata, spec. */
-export function DocumentSchema<K extends string, M extends TSchema, S extends TSchema>(
-  kind: K,
-  metadata: M,
-  spec: S,
-  description: string,
-) {
-  return Strict(
-    {
-      apiVersion: Type.Literal(API_VERSION, { description: "manifest format version" }),
-      kind: Type.Literal(kind),
-      metadata,
-      spec,
-    },
-    { title: `phctl ${kind}`, description },
-  );
-}

@@ -55,7 +55,9 @@ export function configSchema(): JsonSchema {
 
 /**
  * Any manifest document. `if kind = X then $ref #/$defs/X` gives editors completion per kind
- * and keeps errors to the one kind that applies (oneOf would report every branch).
+ * and keeps errors to the one kind that applies (oneOf would report every branch). The
+ * top-level properties have a title and a description but leave examples to each kind's own
+ * (an editor's hover lists the examples of every schema that matches: they would show twice).
  */
 export function manifestSchema(): JsonSchema {
   return withId("manifest", {
@@ -64,10 +66,26 @@ export function manifestSchema(): JsonSchema {
     type: "object",
     required: ["apiVersion", "kind", "metadata"],
     properties: {
-      apiVersion: { const: API_VERSION },
-      kind: { type: "string", enum: [...KINDS] },
-      metadata: { type: "object" },
-      spec: {},
+      apiVersion: {
+        title: "apiVersion",
+        const: API_VERSION,
+        description: `Manifest format version: always ${API_VERSION}.`,
+      },
+      kind: {
+        title: "kind",
+        type: "string",
+        enum: [...KINDS],
+        description: `What the document declares: ${KINDS.join(", ")}.`,
+      },
+      metadata: {
+        title: "metadata",
+        type: "object",
+        description: "Identity of the object: its name, and optional annotations.",
+      },
+      spec: {
+        title: "spec",
+        description: "The object's settings; what they are depends on the kind.",
+      },
     },
     additionalProperties: false,
     allOf: KINDS.map((k) => ({

@@ -1,34 +1,61 @@
 /** Schema of `kind: Team` documents (user teams and their members). */
 import { Type, type Static } from "@sinclair/typebox";
-import { DEFAULTS, DocumentSchema, Metadata, Patterns, Strict, Username } from "./common.js";
+import { about, DEFAULTS, Patterns, Strict, Username } from "./common.js";
+import { DocumentSchema, Metadata } from "./document.js";
 
-const flag = (description: string) =>
-  Type.Optional(Type.Boolean({ default: DEFAULTS.team.service, description }));
+const flag = (what: string) =>
+  Type.Optional(
+    Type.Boolean({
+      default: DEFAULTS.team.service,
+      ...about(
+        `Categorize the team as a ${what} team (to find and assign teams by service); grants nothing. Can be turned on through the API, not off (a change to false is blocked).`,
+        true,
+      ),
+    }),
+  );
 
-export const TeamSpec = Strict({
-  services: Type.Optional(
-    Strict(
-      {
-        gitservice: flag("categorization only; grants nothing"),
-        artifactservice: flag("categorization only; grants nothing"),
-        wiki: flag("categorization only; grants nothing"),
-      },
-      { description: "can be enabled through the API, not disabled" },
+export const TeamSpec = Strict(
+  {
+    services: Type.Optional(
+      Strict(
+        {
+          gitservice: flag("git"),
+          artifactservice: flag("artifact repository"),
+          wiki: flag("wiki"),
+        },
+        about("Service categories of the team: labels only, they grant no access.", {
+          gitservice: true,
+          artifactservice: true,
+          wiki: false,
+        }),
+      ),
     ),
-  ),
-  members: Type.Optional(
-    Type.Array(Username, { description: "usernames; authoritative (others are removed)" }),
-  ),
-});
+    members: Type.Optional(
+      Type.Array(
+        Username,
+        about(
+          "Usernames of the members. Authoritative: members not listed are removed from the team (their accounts stay).",
+          ["jdoe", "asmith"],
+        ),
+      ),
+    ),
+  },
+  about("The team's service categories and members.", {
+    services: { gitservice: true },
+    members: ["jdoe", "asmith"],
+  }),
+);
 
 export const TeamDocument = DocumentSchema(
   "Team",
   Metadata(
     Type.String({
       pattern: Patterns.team,
+      maxLength: 100,
       patternErrorMessage: "must be a team name: letters, digits, '.', '_', '-'",
     }),
-    "team name",
+    "The team name.",
+    "tfa-maintainers",
   ),
   Type.Optional(TeamSpec),
   "a user team",

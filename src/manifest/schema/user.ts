@@ -2,23 +2,38 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { ActiveInactive, UserRole } from "../../api/schemas.js";
 import {
+  about,
   DEFAULTS,
-  DocumentSchema,
   Email,
   enumFrom,
   MailPlans,
-  Metadata,
+  oneOfMessage,
   OrganizationName,
   StringEnum,
   Strict,
   Username,
 } from "./common.js";
+import { DocumentSchema, Metadata } from "./document.js";
 
-const ServiceStatus = enumFrom(ActiveInactive, { default: DEFAULTS.service.status });
+const ServiceStatus = enumFrom(ActiveInactive, {
+  default: DEFAULTS.service.status,
+  ...about(
+    "active or inactive: inactive deactivates the account and keeps it; active (re)activates it.",
+    "active",
+  ),
+});
 const deprecated = (what: string) => ({
   deprecated: true,
   deprecationMessage: `${what} accounts are deprecated by the service`,
 });
+/** An account whose only setting is its status. */
+const statusOnly = (description: string, extra: object = {}) =>
+  Type.Optional(
+    Strict(
+      { status: Type.Optional(ServiceStatus) },
+      { ...about(description, { status: "active" }), ...extra },
+    ),
+  );
 
 export const UserServicesSpec = Strict(
   {
@@ -29,75 +44,120 @@ export const UserServicesSpec = Strict(
           personalProjectLimit: Type.Optional(
             Type.Integer({
               minimum: 0,
-              description: "up to the organization's maximum; 403 when not allowed",
+              ...about(
+                "How many personal projects the user may create, up to the organization's maximum; the service refuses it (403) where personal projects are not allowed. Not managed when absent.",
+                5,
+              ),
             }),
           ),
         },
-        { description: "git hosting account" },
+        about("Git hosting account.", { status: "active", personalProjectLimit: 5 }, {}),
       ),
     ),
-    artifactservice: Type.Optional(
-      Strict(
-        { status: Type.Optional(ServiceStatus) },
-        { description: "artifact repository account" },
-      ),
-    ),
-    servicedesk: Type.Optional(
-      Strict({ status: Type.Optional(ServiceStatus) }, { description: "service desk account" }),
-    ),
+    artifactservice: statusOnly("Artifact repository account."),
+    servicedesk: statusOnly("Service desk account."),
     email: Type.Optional(
       Strict(
         {
           status: Type.Optional(ServiceStatus),
-          mailplan: Type.Optional(StringEnum(MailPlans, { default: DEFAULTS.service.mailplan })),
+          mailplan: Type.Optional(
+            StringEnum(MailPlans, {
+              ...oneOfMessage(MailPlans),
+              default: DEFAULTS.service.mailplan,
+              ...about(
+                "retention (the mailbox is archived when the user is removed) or non-retention (it is deleted); set at creation, a change is blocked.",
+                "retention",
+              ),
+            }),
+          ),
         },
-        { description: "e-mail account (deprecated)", ...deprecated("e-mail") },
-      ),
-    ),
-    irc: Type.Optional(
-      Strict(
-        { status: Type.Optional(ServiceStatus) },
-        { description: "IRC account (deprecated)", ...deprecated("IRC") },
-      ),
-    ),
-    wiki: Type.Optional(
-      Strict(
-        { status: Type.Optional(ServiceStatus) },
         {
-          description: "wiki account (deprecated; project editors need one)",
-          ...deprecated("wiki"),
+          ...about("E-mail account (deprecated).", { status: "active", mailplan: "retention" }),
+          ...deprecated("e-mail"),
         },
       ),
+    ),
+    irc: statusOnly("IRC account (deprecated).", deprecated("IRC")),
+    wiki: statusOnly(
+      "Wiki account (deprecated); a project's editors need an active one.",
+      deprecated("wiki"),
     ),
   },
-  { description: "accounts the user should have; a service not listed is not managed" },
+  about(
+    "The service accounts the user should have; a service not listed is not managed. Accounts are created and changed by queued jobs.",
+    { git: { status: "active" }, artifactservice: {} },
+  ),
 );
 
-export const UserSpec = Strict({
-  firstName: Type.String({ minLength: 1 }),
-  lastName: Type.String({ minLength: 1 }),
-  displayName: Type.Optional(Type.String({ minLength: 1, description: "not managed when absent" })),
-  externalEmail: Type.String({ ...Email, description: "unique; immutable after creation" }),
-  organization: Type.Optional(
-    Type.String({
-      ...OrganizationName,
-      description: "must exist; default: phctl.yaml's organization (the token's)",
+export const UserSpec = Strict(
+  {
+    firstName: Type.String({ minLength: 1, ...about("The user's first name.", "Jane") }),
+    lastName: Type.String({ minLength: 1, ...about("The user's last name.", "Doe") }),
+    displayName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        ...about(
+          "Name the service shows; not managed when absent (the identity provider's stays).",
+          "Jane Doe",
+        ),
+      }),
+    ),
+    externalEmail: Type.String({
+      ...Email,
+      ...about(
+        "The user's e-mail address; unique among users and fixed at creation (a change is blocked).",
+        "jane.doe@example.org",
+      ),
     }),
-  ),
-  role: Type.Optional(enumFrom(UserRole, { default: DEFAULTS.user.role })),
-  status: Type.Optional(enumFrom(ActiveInactive, { default: DEFAULTS.user.status })),
-  sendWelcome: Type.Optional(
-    Type.Boolean({
-      default: DEFAULTS.user.sendWelcome,
-      description: "send the welcome e-mail once, right after creation",
-    }),
-  ),
-  services: Type.Optional(UserServicesSpec),
-});
+    organization: Type.Optional(
+      Type.String({
+        ...OrganizationName,
+        ...about(
+          "The user's organization: phctl.yaml's organization (the token's, the default) or a customer organization that exists or is declared. A change moves the user with a transfer job, only within the parent organization.",
+          "acme-partner",
+        ),
+      }),
+    ),
+    role: Type.Optional(
+      enumFrom(UserRole, {
+        default: DEFAULTS.user.role,
+        ...about(
+          "member (read-only), projects-admin (manages projects), users-admin (manages users) or system-admin (both).",
+          "projects-admin",
+        ),
+      }),
+    ),
+    status: Type.Optional(
+      enumFrom(ActiveInactive, {
+        default: DEFAULTS.user.status,
+        ...about(
+          "active or inactive: inactive disables the user and keeps it (deleting a user needs a support ticket).",
+          "inactive",
+        ),
+      }),
+    ),
+    sendWelcome: Type.Optional(
+      Type.Boolean({
+        default: DEFAULTS.user.sendWelcome,
+        ...about(
+          "Send the welcome e-mail (a link to set a password, and the user's services) once, right after the user is created; never to a user that exists already.",
+          true,
+        ),
+      }),
+    ),
+    services: Type.Optional(UserServicesSpec),
+  },
+  about("The user's profile and service accounts.", {
+    firstName: "Jane",
+    lastName: "Doe",
+    externalEmail: "jane.doe@example.org",
+    services: { git: {} },
+  }),
+);
 
 export const UserDocument = DocumentSchema(
   "User",
-  Metadata(Username, "username; immutable after creation"),
+  Metadata(Username, "The username; fixed at creation.", "jdoe"),
   UserSpec,
   "a user of the service and their service accounts",
 );

@@ -3,7 +3,7 @@
  * the seeded license catalogue, and a statement cache so hot queries are prepared once.
  */
 import Database from "better-sqlite3";
-import { DDL, SCHEMA_VERSION } from "./schema.js";
+import { ADDED_COLUMNS, DDL, SCHEMA_VERSION } from "./schema.js";
 import { LICENSE_CATALOGUE } from "./licenses.js";
 
 export type Row = Record<string, unknown>;
@@ -19,6 +19,11 @@ export class Db {
     this.raw.pragma("synchronous = NORMAL");
     this.raw.pragma("foreign_keys = ON");
     this.raw.exec(DDL);
+    for (const c of ADDED_COLUMNS) {
+      const columns = this.raw.pragma(`table_info(${c.table})`) as { name: string }[];
+      if (!columns.some((x) => x.name === c.column))
+        this.raw.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
+    }
     const v = this.raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
       { value: string } | undefined;
     if (!v) {

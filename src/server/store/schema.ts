@@ -318,6 +318,15 @@ CREATE TABLE IF NOT EXISTS outbox (
   recipients TEXT NOT NULL,
   subject TEXT NOT NULL,
   body TEXT NOT NULL,
-  created TEXT NOT NULL
+  created TEXT NOT NULL,
+  parent_org_id INTEGER
 );
 `;
+
+/**
+ * Columns added after schema version 1 shipped, added to an older database file when it
+ * is opened (nullable, so old rows stay valid).
+ */
+export const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
+  { table: "outbox", column: "parent_org_id", type: "INTEGER" },
+];

@@ -170,6 +170,7 @@ export const artifactFileHandlers = defineHandlers({
         `Upload of ${path} to ${repo.name}: pending`,
         `The upload of ${body.sourceFilePath} to ${repo.name}/${path} was accepted. ` +
           "Its status is pending: the file has not arrived yet.",
+        req.caller.parentOrgId,
       );
     }
     const row = ctx.db.get<ArtifactFileRow>("SELECT * FROM artifact_files WHERE id = ?", id)!;

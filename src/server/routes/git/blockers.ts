@@ -4,6 +4,7 @@
  * blocker; one `since` holds for all of them, so items that state different ones are a 422.
  */
 import { defineHandlers, statusOnly, type ServerContext } from "../../context.js";
+import { DATE_FORMS, parseStrictDate } from "../../dates.js";
 import { notFound, ruleViolated } from "../../errors.js";
 import { requireLiveRepo, requireScope } from "./common.js";
 
@@ -42,8 +43,11 @@ export const blockerHandlers = defineHandlers({
       }
       if (!b[item.type].includes(domain)) b[item.type].push(domain);
       if (item.since === undefined) continue;
-      if (item.since !== null && Number.isNaN(Date.parse(item.since))) {
-        throw ruleViolated(`since ${item.since} is not a date`, `emailCheck[${i}].since`);
+      if (item.since !== null && parseStrictDate(item.since) === undefined) {
+        throw ruleViolated(
+          `since ${item.since} is not a date: ${DATE_FORMS}`,
+          `emailCheck[${i}].since`,
+        );
       }
       if (since && since.value !== item.since) {
         throw ruleViolated(

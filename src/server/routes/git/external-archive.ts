@@ -74,6 +74,7 @@ export const archiveHandlers = defineHandlers({
       [body.notification],
       `Archive ${filename} is ready`,
       `The archive ${filename} of ${url} at ${body.refSpace} (prefix "${body.prefix}") requested for project ${project.slug} is ready.`,
+      caller.parentOrgId,
     );
     ctx.db.run("UPDATE external_archives SET status = 'ready' WHERE id = ?", id);
     return ok(record, "archive requested", 201);

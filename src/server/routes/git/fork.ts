@@ -22,22 +22,38 @@ import { resolveRepoPath } from "./resolve.js";
 /** The shortest cleanup window, so a client always has a moment of 500s to survive. */
 export const FORK_CLEANUP_MIN_MS = 300;
 
-/** Armed one-shot fork failures per server: a project slug, or null for any project. */
-const armed = new WeakMap<ServerContext, (string | null)[]>();
+/** An armed fork failure: for a project slug (or null: any), of a parent organization (or any). */
+interface ArmedFailure {
+  slug: string | null;
+  parentOrgId: number | undefined;
+}
+
+/** Armed one-shot fork failures per server. */
+const armed = new WeakMap<ServerContext, ArmedFailure[]>();
 
 /**
  * Make the next fork request (of `projectSlug`, or of any project) fail on the "git host"
- * after validation, starting that project's cleanup window.
+ * after validation, starting that project's cleanup window. With `parentOrgId`, only a
+ * fork into a project of that parent organization (the /_control caller's) is struck.
  */
-export function armForkFailure(ctx: ServerContext, projectSlug?: string): void {
+export function armForkFailure(
+  ctx: ServerContext,
+  projectSlug?: string,
+  parentOrgId?: number,
+): void {
   const list = armed.get(ctx) ?? [];
-  list.push(projectSlug ?? null);
+  list.push({ slug: projectSlug ?? null, parentOrgId });
   armed.set(ctx, list);
 }
 
-function takeArmed(ctx: ServerContext, slug: string): boolean {
+function takeArmed(ctx: ServerContext, project: ProjectRow): boolean {
   const list = armed.get(ctx);
-  const i = list?.findIndex((s) => s === null || s === slug) ?? -1;
+  const i =
+    list?.findIndex(
+      (a) =>
+        (a.slug === null || a.slug === project.slug) &&
+        (a.parentOrgId === undefined || a.parentOrgId === project.parent_org_id),
+    ) ?? -1;
   if (i < 0) return false;
   list!.splice(i, 1);
   return true;
@@ -88,7 +104,7 @@ export const forkHandlers = defineHandlers({
     const slug = body.name === undefined ? src.repo.slug : slugOf(body.name);
     assertNoClash(ctx, s, sub?.id ?? null, name, slug);
 
-    if (takeArmed(ctx, s.project.slug)) {
+    if (takeArmed(ctx, s.project)) {
       const until = isoNow(ctx.now() + cleanupWindowMs(ctx));
       ctx.db.run(
         `INSERT INTO fork_cleanups (project_id, until) VALUES (?, ?)

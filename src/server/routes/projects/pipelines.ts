@@ -1,10 +1,12 @@
 /**
  * CI pipelines of a project and their jobs (read-only: pipelines come from seeding), and the
- * two CI metrics. Date filters bound `created`; a date without a time covers its whole day.
+ * two CI metrics. Date filters bound `created` (strict dates, dates.ts); a date without a
+ * time covers its whole day.
  */
 import type { Static } from "@sinclair/typebox";
 import type { Pipeline, PipelineJob } from "../../../api/schemas.js";
 import { defineHandlers, type Caller, type ServerContext } from "../../context.js";
+import { endOfDay, requireDate } from "../../dates.js";
 import { badRequest, notFound } from "../../errors.js";
 import { requireProject } from "../../store/lookups.js";
 
@@ -48,14 +50,11 @@ export function pipelineRecord(r: PipelineRow): Static<typeof Pipeline> {
   };
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A query bound as an ISO timestamp comparable with stored ones; 400 naming the field if unreadable. */
+/** A query bound as an ISO timestamp comparable with stored ones; 400 naming the field if not a date. */
 function bound(value: string | undefined, field: string, end: boolean): string | undefined {
-  if (value === undefined || value === "") return undefined;
-  const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(ms)) throw badRequest("must be a date or an ISO 8601 timestamp", field);
-  return new Date(DATE_ONLY.test(value) && end ? ms + 86_400_000 - 1 : ms).toISOString();
+  if (value === undefined) return undefined;
+  const date = requireDate(value, field);
+  return new Date(end ? endOfDay(date) : date.ms).toISOString();
 }
 
 interface Range {

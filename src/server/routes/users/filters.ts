@@ -1,15 +1,12 @@
 /**
- * Query filters of the user lists and metrics: date ranges (`yyyy-MM-dd` or `A TO B`),
- * keyword patterns and enumerated values. A malformed filter is a 400 naming the query
- * parameter, so a typo never silently matches nothing.
+ * Query filters of the user lists and metrics: date ranges (a strict date of dates.ts, or
+ * `A TO B` of two), keyword patterns and enumerated values. A malformed filter is a 400
+ * naming the query parameter, so a typo never silently matches nothing.
  */
 import { UserServices, type UserService } from "../../../api/schemas.js";
 import { ROLES } from "../../auth.js";
+import { DATE_FORMS, endOfDay, parseStrictDate } from "../../dates.js";
 import { badRequest } from "../../errors.js";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
-const DAY_MS = 86_400_000;
 
 /** A half-open interval of ISO timestamps, comparable with the stored strings. */
 export interface TimeRange {
@@ -19,14 +16,12 @@ export interface TimeRange {
 }
 
 function bound(text: string, field: string, end: boolean): number {
-  const t = text.trim();
-  const ms = DATE.test(t) || TIMESTAMP.test(t) ? Date.parse(t) : NaN;
-  if (Number.isNaN(ms)) {
-    throw badRequest(`${field} must be yyyy-MM-dd, a timestamp, or a range "A TO B"`, field);
+  const date = parseStrictDate(text);
+  if (!date) {
+    throw badRequest(`${field} must be ${DATE_FORMS}, or a range "A TO B" of those`, field);
   }
   // A date covers its whole day; a timestamp is one instant (inclusive at both ends).
-  if (!end) return ms;
-  return DATE.test(t) ? ms + DAY_MS : ms + 1;
+  return end ? endOfDay(date) + 1 : date.ms;
 }
 
 /** Parse `yyyy-MM-dd`, a timestamp, or `A TO B` (inclusive) into a half-open range. */

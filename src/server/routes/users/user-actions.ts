@@ -46,7 +46,13 @@ export const userActionHandlers = defineHandlers({
         ? `Your services: ${services.join(", ")}.`
         : "No services are enabled for you yet.",
     ].join("\n");
-    ctx.outbox.send("welcome", [u.email], "Welcome to the project hosting service", body);
+    ctx.outbox.send(
+      "welcome",
+      [u.email],
+      "Welcome to the project hosting service",
+      body,
+      caller.parentOrgId,
+    );
     return { info: { sentTo: u.email, services } };
   },
 

@@ -1,0 +1,36 @@
+/* global process, performance */
+/**
+ * One manifest load in its own process, for bench/loading.ts: `node loading-child.js ROOT DIR`
+ * imports ROOT/dist/manifest (a build: this tree's or an older one's), loads DIR and prints
+ * {ms, maxRssKB, ok, errors, reader} as JSON. `reader` is which reader took the files
+ * ("fast", "full", "both") when the build counts it (parse.ts readerCounts), else "?".
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [root, dir] = process.argv.slice(2);
+const url = (f) => pathToFileURL(join(root, "dist/manifest", f)).href;
+const { loadManifests } = await import(url("load.js"));
+const parse = await import(url("parse.js"));
+const t = performance.now();
+const result = await loadManifests([dir], { cwd: dir });
+const ms = performance.now() - t;
+const counts = parse.readerCounts;
+const reader = !counts
+  ? "?"
+  : counts.full === 0
+    ? "fast"
+    : counts.fast === 0
+      ? "full"
+      : `fast ${counts.fast}, full ${counts.full}`;
+const errors = result.diagnostics.filter((d) => d.severity === "error");
+process.stdout.write(
+  JSON.stringify({
+    ms,
+    maxRssKB: process.resourceUsage().maxRSS,
+    ok: result.state !== undefined,
+    errors: errors.slice(0, 3).map((d) => `${d.file}:${d.line} ${d.message}`),
+    repositories: result.state?.projects.reduce((n, p) => n + (p.git?.repositories.length ?? 0), 0),
+    reader,
+  }),
+);

@@ -1,0 +1,170 @@
+/* global process */
+/**
+ * The CLI bundles (`npm run build`, after tsc; `node scripts/bundle.js [DIR]` writes them to
+ * DIR instead of dist/cli). esbuild writes dist/cli/main.js — the entry that package.json
+ * `bin` and the tests run — over tsc's, and next to it one CommonJS file per command
+ * (`bundle-plan.cjs`, …) plus `bundle-all.cjs` (help, anything main.ts is not sure of) and
+ * `bundle-server.cjs` (the reference server, for `serve` and the embedded server) and
+ * `bundle-vendor-*.cjs` (packages several bundles use, once). A
+ * command loads main.js and its one bundle instead of ~350 modules: most of its start
+ * (bench/startup.ts). tsc's per-file output stays in dist/ for the tests, `npm run gen` and
+ * the benchmarks; run tsc alone and main.js is tsc's again, loading those files.
+ *
+ * main.js learns from program.ts itself which global flags take a value (so `--api-url X
+ * plan` picks the plan bundle). The bundles sit next to main.js, two levels below the package
+ * root as dist/cli/*.js do: code that finds package files from its own URL
+ * (src/manifest/validator.ts) works in both. better-sqlite3 stays external (a native module
+ * found through its own directory), as does everything the generated validators
+ * (schemas/validators.cjs) require at run time. A package loaded with `await import("pkg")`
+ * stays a run-time import: Node gives a CommonJS package named exports there, a bundle would
+ * give it only `default`.
+ */
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = resolve(process.argv[2] ?? join(root, "dist/cli"));
+
+// What an earlier build wrote (names of the ESM chunks it once made included).
+mkdirSync(out, { recursive: true });
+for (const f of readdirSync(out, { withFileTypes: true }))
+  if (f.isFile() && /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map)?$/.test(f.name))
+    rmSync(join(out, f.name));
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  sourcesContent: false,
+  legalComments: "none",
+  logLevel: "warning",
+};
+
+/** program.ts's global options and commands, read from the program it builds. */
+async function programShape() {
+  const probe = await build({
+    ...common,
+    entryPoints: ["src/cli/program.ts"],
+    format: "cjs",
+    sourcemap: false,
+    write: false,
+  });
+  const mod = { exports: {} };
+  new Function("module", "exports", "require", probe.outputFiles[0].text)(
+    mod,
+    mod.exports,
+    createRequire(import.meta.url),
+  );
+  const { globalProgram, COMMAND_NAMES } = mod.exports;
+  const valueFlags = [];
+  const flags = [];
+  for (const o of globalProgram().options)
+    for (const f of [o.long, o.short].filter(Boolean))
+      (o.required || o.optional ? valueFlags : flags).push(f);
+  return { valueFlags, flags, commands: [...COMMAND_NAMES] };
+}
+
+const shape = await programShape();
+const register = (name) => `register${name[0].toUpperCase()}${name.slice(1)}`;
+
+/** Packages several bundles use, in a bundle of their own (once in the package, not in each). */
+const VENDOR = ["undici", "yaml"];
+
+/** The source of a command's bundle (`all`: every command; `server`: the reference server). */
+function entrySource(name) {
+  if (name.startsWith("vendor-")) return `export * from "${name.slice("vendor-".length)}";`;
+  if (name === "server")
+    return `export * from "../server/app.ts";\nexport * from "../server/seed.ts";`;
+  const names = name === "all" ? shape.commands : [name];
+  return [
+    `import { run } from "./program.ts";`,
+    ...names.map((n) => `import { ${register(n)} } from "./${n}.ts";`),
+    `const registers = { ${names.map((n) => `${JSON.stringify(n)}: ${register(n)}`).join(", ")} };`,
+    `export function start(argv) { return run(argv, async (names) => names.map((n) => registers[n])); }`,
+  ].join("\n");
+}
+
+const plugins = [
+  {
+    name: "command-entries",
+    setup(b) {
+      b.onResolve({ filter: /^phctl-command:/ }, (a) => ({ path: a.path, namespace: "phctl" }));
+      b.onLoad({ filter: /.*/, namespace: "phctl" }, (a) => ({
+        contents: entrySource(a.path.slice("phctl-command:".length)),
+        resolveDir: join(root, "src/cli"),
+        loader: "ts",
+      }));
+    },
+  },
+  {
+    // The reference server (fastify, SQLite: most of a bundle) is loaded only for `serve` and
+    // the embedded server: one bundle of its own that the others import when they need it.
+    name: "server-bundle",
+    setup(b) {
+      b.onResolve({ filter: /\/server\/(app|seed)\.js$/ }, (a) =>
+        a.kind === "dynamic-import" ? { path: "./bundle-server.cjs", external: true } : undefined,
+      );
+    },
+  },
+  {
+    name: "vendor-bundles",
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(${VENDOR.join("|")})$`) }, (a) =>
+        a.kind === "dynamic-import" || a.importer === `phctl-command:vendor-${a.path}`
+          ? undefined
+          : { path: `./bundle-vendor-${a.path}.cjs`, external: true },
+      );
+    },
+  },
+  {
+    name: "dynamic-packages-external",
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (a) =>
+        a.kind === "dynamic-import" ? { path: a.path, external: true } : undefined,
+      );
+    },
+  },
+];
+
+const [entry, bundles] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: join(out, "main.js"),
+    format: "esm",
+    define: { PHCTL_BUNDLE: JSON.stringify(shape) },
+    metafile: true,
+  }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(
+      [...shape.commands, "all", "server", ...VENDOR.map((v) => `vendor-${v}`)].map((n) => [
+        `bundle-${n}`,
+        `phctl-command:${n}`,
+      ]),
+    ),
+    outdir: out,
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    external: ["better-sqlite3"],
+    define: { "import.meta.url": "__phctlUrl" },
+    banner: { js: 'const __phctlUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins,
+    metafile: true,
+  }),
+]);
+
+const kb = (n) => `${Math.round(n / 1024)} kB`;
+const sizes = (r) => Object.entries(r.metafile.outputs).filter(([f]) => !f.endsWith(".map"));
+const [[, main]] = sizes(entry);
+const parts = sizes(bundles).map(
+  ([f, o]) => `${f.replace(/.*bundle-|\.cjs$/g, "")} ${kb(o.bytes)}`,
+);
+process.stdout.write(
+  `bundle: ${out}/main.js ${kb(main.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
+);

@@ -1,0 +1,147 @@
+/**
+ * The CLI bundles (scripts/bundle.js), built into a temp tree laid out as the package is
+ * (dist/cli next to schemas/ and node_modules/): `--version` answers from the entry alone, a
+ * command loads its own bundle (every command's when the entry is not sure), commands run, a
+ * failing command prints one line and no stack, and the source maps lead back to src/. Also
+ * which command a command line registers (program.ts commandOf).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandOf, COMMAND_NAMES } from "../../src/cli/program.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+const tree = mkdtempSync(join(tmpdir(), "phctl-bundle-"));
+const cli = join(tree, "dist/cli");
+const MAIN = join(cli, "main.js");
+
+beforeAll(() => {
+  mkdirSync(cli, { recursive: true });
+  for (const d of ["schemas", "node_modules"]) symlinkSync(join(ROOT, d), join(tree, d));
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle.js"), cli], { stdio: "ignore" });
+}, 60_000);
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { cwd, env: { PATH: process.env.PATH, NO_COLOR: "1", ...env }, timeout: 30_000 },
+      (err, stdout, stderr) =>
+        done({
+          code: err ? Number(err.code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        }),
+    );
+  });
+}
+
+/** The bundles a command line loads (Node's module debug log names them). */
+async function bundlesOf(args: string[]): Promise<string[]> {
+  const r = await run(args, ROOT, { NODE_DEBUG: "module" });
+  return [...new Set(r.stderr.match(/bundle-[a-z]+\.cjs/g) ?? [])].sort();
+}
+
+describe("the bundled CLI", () => {
+  it("--version prints package.json's version from the entry alone", async () => {
+    const r = await run(["--version"]);
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    expect(readFileSync(MAIN, "utf8").length).toBeLessThan(4_000);
+    expect(readFileSync(MAIN, "utf8")).not.toMatch(/commander/);
+    expect(await bundlesOf(["--version"])).toEqual([]);
+  });
+
+  it("runs a command: validate the examples", async () => {
+    const r = await run(["validate", "examples"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("0 errors, 0 warnings in 8 files\n");
+  });
+
+  it("loads the command's bundle, and every command's when unsure", async () => {
+    expect(await bundlesOf(["validate", "examples"])).toEqual(["bundle-validate.cjs"]);
+    expect(await bundlesOf(["--api-url", "http://127.0.0.1:9", "--json", "schema"])).toEqual([
+      "bundle-schema.cjs",
+    ]);
+    expect(await bundlesOf(["--api-url=http://x", "-v", "schema", "user"])).toEqual([
+      "bundle-schema.cjs",
+    ]);
+    expect(await bundlesOf(["--unknown", "schema"])).toEqual(["bundle-all.cjs"]);
+    expect(await bundlesOf(["help", "schema"])).toEqual(["bundle-all.cjs"]);
+  });
+
+  it("--help lists every command; a command's help is its own", async () => {
+    const all = await run(["--help"]);
+    for (const c of COMMAND_NAMES) expect(all.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
+    const plan = await run(["--json", "plan", "--help"]);
+    expect(plan.stdout).toMatch(/^Usage: phctl plan/);
+  });
+
+  it("a failing command prints one line and no stack; deep nesting too", async () => {
+    const missing = await run(["validate", "no/such/dir"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^phctl: .*no\/such\/dir/);
+    const dir = mkdtempSync(join(tmpdir(), "phctl-deep-"));
+    writeFileSync(join(dir, "deep.yaml"), `a: ${"[".repeat(3000)}${"]".repeat(3000)}\n`);
+    const deep = await run(["validate", "deep.yaml"], dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(deep.code).toBe(1);
+    expect(deep.stdout).toBe(
+      "deep.yaml:1:103 mappings and lists nested more than 100 deep; a manifest needs 7 at most: check the indentation and brackets from here\n1 error, 0 warnings in 1 file\n",
+    );
+    expect(deep.stderr).toBe("");
+  });
+
+  it("writes source maps that lead back to src/", () => {
+    const maps = readdirSync(cli).filter((f) => f.endsWith(".map"));
+    expect(maps).toContain("bundle-validate.cjs.map");
+    const sources = maps.flatMap(
+      (m) => (JSON.parse(readFileSync(join(cli, m), "utf8")) as { sources: string[] }).sources,
+    );
+    expect(sources.map((s) => resolve(cli, s))).toContain(join(ROOT, "src/cli/program.ts"));
+  });
+});
+
+describe("which command a command line registers", () => {
+  const program = new Command()
+    .option("--api-url <url>")
+    .option("--token-file <file>")
+    .option("-v, --verbose")
+    .option("--json");
+  const cases: [string[], string | undefined][] = [
+    [["plan", "examples"], "plan"],
+    [["--api-url", "http://x", "apply"], "apply"],
+    [["--api-url=http://x", "-v", "drift"], "drift"],
+    [["--json", "--token-file", "plan", "validate"], "validate"],
+    [["help", "plan"], undefined],
+    [["examples"], undefined],
+    [["--help"], undefined],
+    [[], undefined],
+    [["--", "plan"], undefined],
+    [["toString"], undefined],
+  ];
+  for (const [args, want] of cases)
+    it(`${JSON.stringify(args)} → ${want ?? "every command"}`, () => {
+      expect(commandOf(program, args)).toBe(want);
+    });
+});
