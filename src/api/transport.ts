@@ -11,6 +11,7 @@
  * marked `permanent`: sending it again cannot help.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { exchange, type ExchangeOptions } from "./exchange.js";
 import { resolveNetwork, type NetworkSettings } from "./network.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
 
@@ -212,12 +213,12 @@ export class Transport {
     }
   }
 
-  /** The request and its whole answer. */
+  /** The request and its whole answer (a plain dispatch handler: exchange.ts). */
   private async exchange(
     req: WireRequest,
-    limits: Pick<Dispatcher.RequestOptions, "signal" | "headersTimeout" | "bodyTimeout">,
+    limits: Pick<ExchangeOptions, "signal" | "headersTimeout" | "bodyTimeout">,
   ): Promise<WireResponse> {
-    const res = await this.agent.request({
+    const res = await exchange(this.agent, {
       origin: req.origin,
       path: req.path,
       method: req.method,
@@ -225,12 +226,11 @@ export class Transport {
       ...(req.body === undefined ? {} : { body: req.body }),
       ...limits,
     });
-    const text = await res.body.text();
     return {
       kind: "response",
-      status: res.statusCode,
+      status: res.status,
       headers: res.headers,
-      body: parseBody(text, res.headers["content-type"]),
+      body: parseBody(res.text, res.headers["content-type"]),
     };
   }
 

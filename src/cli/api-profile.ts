@@ -5,27 +5,12 @@
  * export, doctor) — `apiProfile:` of a phctl.yaml in the working directory. No profile: the
  * route table as it is.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
 import type { ApiProfile } from "../api/profile.js";
-import { userError } from "../errors.js";
-import { CONFIG_NAMES } from "../manifest/discover.js";
+import { workingSetting } from "./working-config.js";
 
 /** `apiProfile:` of the working directory's phctl.yaml, as a path from there (or undefined). */
 function fromWorkingDirectory(cwd: string): string | undefined {
-  const name = CONFIG_NAMES.find((n) => existsSync(join(cwd, n)));
-  if (!name) return undefined;
-  let doc: unknown;
-  try {
-    doc = parse(readFileSync(join(cwd, name), "utf8"));
-  } catch (e) {
-    throw userError(
-      "BAD_CONFIG",
-      `${name}: cannot read its apiProfile: (${(e as Error).message.split("\n")[0]}); run phctl validate`,
-    );
-  }
-  const p = (doc as { apiProfile?: unknown } | null)?.apiProfile;
+  const p = workingSetting(cwd, "apiProfile")?.value;
   return typeof p === "string" && p !== "" ? p : undefined;
 }
 

@@ -50,6 +50,32 @@ async function confirm(entries: readonly PlanEntry[], style: Style): Promise<boo
   }
 }
 
+/**
+ * stdout written in batches: what `out` gets is kept and written (redacted) 50 ms after the
+ * first of a batch, on `flush()`, and at exit. One write per event cost ~0.02 ms of CPU per
+ * action at tens of thousands of actions.
+ */
+function batchedStdout(): { out: (s: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const s = pending;
+    pending = "";
+    process.stdout.write(redact(s));
+  };
+  process.once("exit", flush);
+  return {
+    out: (s: string) => {
+      pending += s;
+      timer ??= setTimeout(flush, 50).unref();
+    },
+    flush,
+  };
+}
+
 export function registerApply(program: Command): void {
   program
     .command("apply")
@@ -174,8 +200,10 @@ async function applyWith(
       client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
     },
   );
-  // Live values may hold a secret: CI logs keep what apply prints.
-  const out = (s: string) => process.stdout.write(redact(s));
+  // Live values may hold a secret: CI logs keep what apply prints. JSON lines go out in
+  // batches (one redaction and one write per 50 ms, not per event).
+  const stdout = json ? batchedStdout() : undefined;
+  const out = stdout?.out ?? ((s: string) => process.stdout.write(redact(s)));
   const human = new HumanReporter({
     out,
     terminal: json ? undefined : processTerminal(),
@@ -202,6 +230,7 @@ async function applyWith(
       human,
       out,
       confirm: async (reviewed: boolean, entries: readonly PlanEntry[]) => {
+        stdout?.flush();
         if (o.autoApprove || reviewed) return true;
         if (!process.stdin.isTTY)
           throw userError(
@@ -212,6 +241,7 @@ async function applyWith(
       },
     });
   } finally {
+    stdout?.flush();
     await connection.close();
   }
 }

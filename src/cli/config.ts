@@ -9,13 +9,12 @@
  *
  * `connect()` is what every command that talks to the service uses (api, plan, apply, …).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, type ClientOptions } from "../api/client.js";
 import type { ClientEvent } from "../api/request.js";
 import { resolveNetwork, type NetworkSettings } from "../api/network.js";
 import { userError } from "../errors.js";
-import { CONFIG_NAMES } from "../manifest/discover.js";
 import { loadApiProfileFor } from "./api-profile.js";
 import { ALWAYS, describeEvent, eventJson } from "./client-events.js";
 import { CONCURRENCY, describeRule, MAX_RPS, MAX_RPS_SETTING, parseNumberFlag } from "./flags.js";
@@ -115,19 +114,11 @@ export function resolveConfig(
  * export, doctor), or undefined when there is none or it sets none.
  */
 export async function maxRpsOfWorkingDirectory(cwd: string): Promise<number | undefined> {
-  const name = CONFIG_NAMES.find((n) => existsSync(join(cwd, n)));
-  if (!name) return undefined;
-  const { parse } = await import("yaml");
-  let doc: unknown;
-  try {
-    doc = parse(readFileSync(join(cwd, name), "utf8"));
-  } catch (e) {
-    throw userError(
-      "BAD_CONFIG",
-      `${name}: cannot read its maxRps: (${(e as Error).message.split("\n")[0]}); run phctl validate`,
-    );
-  }
-  const v = (doc as { maxRps?: unknown } | null)?.maxRps;
+  const { workingSetting } = await import("./working-config.js");
+  const found = workingSetting(cwd, "maxRps");
+  if (!found) return undefined;
+  const name = found.file;
+  const v = found.value;
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "number" || !(v >= MAX_RPS_SETTING.min && v <= MAX_RPS_SETTING.max))
     throw userError(

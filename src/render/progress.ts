@@ -12,7 +12,7 @@ import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-
 import { LiveLine, type Terminal } from "./live-line.js";
 import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
-import { wrap, seg } from "./wrap.js";
+import { seg, whole, wrap } from "./wrap.js";
 
 export { formatDuration } from "./style.js";
 export { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-summary.js";
@@ -184,8 +184,10 @@ export class HumanReporter {
   /** A line for the record, wrapped to the width; its first word painted with `mark`. */
   private print(line: string, mark?: (s: string) => string): void {
     this.line?.clear();
-    const [, word, rest] = /^(\S*)(.*)$/s.exec(line)!;
-    const lines = wrap([seg(word, mark), seg(rest)], { width: this.o.width?.(), hang: 9 });
+    const [, word, rest, tail] = /^(\S*)(.*?)((?: \([^()]*\))?)$/s.exec(line)!;
+    // A closing `(269 ms)` is one word: never `(269` / `ms)`.
+    const pieces = [seg(word, mark), seg(rest), ...(tail ? [seg(" "), whole(tail.slice(1))] : [])];
+    const lines = wrap(pieces, { width: this.o.width?.(), hang: 9 });
     this.o.out(`${lines.join("\n")}\n`);
   }
 

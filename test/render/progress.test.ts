@@ -171,6 +171,24 @@ describe("progress text", () => {
     );
   });
 
+  it("wrapped to a width, never splits the closing duration", () => {
+    // Keys of every length around the one that puts `(269` last on a 40-column line.
+    for (let n = 1; n <= 16; n++) {
+      const out: string[] = [];
+      const r = new HumanReporter({ out: (s) => out.push(s), width: () => 40 });
+      const key = `project/tf-a/access/${"x".repeat(n)}`;
+      r.event({ type: "apply-started", total: 1, ticket: 0, blocked: 0, alreadyDone: 0 });
+      r.event({ type: "action-started", ...t(key) });
+      r.event({ type: "action-done", ...t(key), durationMs: 269 });
+      const lines = out.join("").split("\n").filter(Boolean);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
+      expect(
+        lines.some((l) => l.includes("(269 ms)")),
+        lines.join("\n"),
+      ).toBe(true);
+    }
+  });
+
   it("on a terminal, clears the live line before printing, and lists finished actions in one line each", async () => {
     const out: string[] = [];
     const tty: string[] = [];

@@ -1,0 +1,110 @@
+/**
+ * One HTTP exchange over an undici dispatcher with a plain handler (`dispatch()`), the
+ * answer's body collected into one string: what `request()` + `body.text()` give, without
+ * a Readable stream and an async resource per answer (≈0.017 ms of CPU per request, felt at
+ * tens of thousands of requests). Headers are parsed as `request()` parses them (lower-case
+ * names, repeated ones as arrays); a UTF-8 byte-order mark is dropped as `text()` drops it.
+ */
+import { util, type Dispatcher } from "undici";
+
+/** The status, headers and whole body text of an answer. */
+export interface Exchanged {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** The request of one exchange (undici's dispatch options, a string body at most). */
+export interface ExchangeOptions {
+  origin: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  headersTimeout?: number;
+  bodyTimeout?: number;
+}
+
+type Abort = (reason?: Error) => void;
+
+/** Send one request through `dispatcher`; resolves with the whole answer or rejects. */
+export function exchange(dispatcher: Dispatcher, o: ExchangeOptions): Promise<Exchanged> {
+  return new Promise<Exchanged>((resolve, reject) => {
+    const { signal } = o;
+    if (signal?.aborted) {
+      // The caller throws its signal's reason (transport.ts); this only ends the attempt.
+      reject(new Error("aborted", { cause: signal.reason }));
+      return;
+    }
+    let abort: Abort | undefined;
+    let reason: Error | undefined;
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let settled = false;
+    const onAbort = () => {
+      reason = (signal?.reason as Error | undefined) ?? new Error("aborted");
+      if (abort) abort(reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const finish = () => {
+      settled = true;
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const handler = {
+      onConnect(a: Abort) {
+        if (reason) a(reason);
+        else abort = a;
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+        // 1xx answers are informational: the real one follows.
+        if (statusCode < 200) return true;
+        status = statusCode;
+        headers = util.parseHeaders(rawHeaders);
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        length += chunk.length;
+        return true;
+      },
+      onComplete() {
+        if (settled) return;
+        finish();
+        resolve({ status, headers, text: textOf(chunks, length) });
+      },
+      onError(err: Error) {
+        if (settled) return;
+        finish();
+        reject(err);
+      },
+    };
+    try {
+      dispatcher.dispatch(
+        {
+          origin: o.origin,
+          path: o.path,
+          method: o.method,
+          headers: o.headers,
+          ...(o.body === undefined ? {} : { body: o.body }),
+          ...(o.headersTimeout === undefined ? {} : { headersTimeout: o.headersTimeout }),
+          ...(o.bodyTimeout === undefined ? {} : { bodyTimeout: o.bodyTimeout }),
+        },
+        handler,
+      );
+    } catch (e) {
+      finish();
+      reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  });
+}
+
+/** The body as UTF-8 text, a leading byte-order mark dropped (as undici's `text()`). */
+function textOf(chunks: Buffer[], length: number): string {
+  if (length === 0) return "";
+  const b = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+  const bom = b.length > 2 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+  return b.toString("utf8", bom ? 3 : 0);
+}
