@@ -13,7 +13,16 @@ import { readFast } from "../../src/manifest/fast-read.js";
 import { loadManifestTexts, readInputs } from "../../src/manifest/load.js";
 import { parseYamlText } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
-import { CASES, exampleFiles, mutateText, text, textMutation, YAML_BITS } from "./helpers.js";
+import {
+  CASES,
+  exampleFiles,
+  mutateText,
+  text,
+  textMutation,
+  YAML_BITS,
+  yamlDocuments,
+  yamlTree,
+} from "./helpers.js";
 
 const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
 
@@ -60,14 +69,7 @@ describe("the fast reader reads as the full one", () => {
       fc.boolean(),
       fc.constant(null),
     );
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        leaf,
-        fc.array(tie("node"), { maxLength: 4 }),
-        fc.dictionary(key, tie("node"), { maxKeys: 4 }),
-      ),
-    })).node;
+    const value = yamlTree(key, leaf, 4);
     const options = fc.record({
       defaultStringType: fc.constantFrom(
         "PLAIN",
@@ -83,19 +85,11 @@ describe("the fast reader reads as the full one", () => {
     });
     let readFastCount = 0;
     fc.assert(
-      fc.property(
-        fc.array(fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
-        options,
-        fc.boolean(),
-        (docs, o, comments) => {
-          let content = docs.map((d) => stringify(d, null, o as ToStringOptions)).join("---\n");
-          if (comments) content = `# leading comment\n${content.replace(/\n/g, "  \n")}`;
-          if (expectSameReading("gen.yaml", content)) readFastCount++;
-        },
-      ),
+      fc.property(yamlDocuments(key, value, 5), options, fc.boolean(), (docs, o, comments) => {
+        let content = docs.map((d) => stringify(d, null, o as ToStringOptions)).join("---\n");
+        if (comments) content = `# leading comment\n${content.replace(/\n/g, "  \n")}`;
+        if (expectSameReading("gen.yaml", content)) readFastCount++;
+      }),
       { numRuns: RUNS },
     );
     // Most generated files are plain YAML the fast reader takes (not all declined).

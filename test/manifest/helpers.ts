@@ -128,3 +128,26 @@ export function mutateText(s: string, ms: readonly TextMutation[]): string {
   }
   return s;
 }
+
+/** Nested YAML-able values: `leaf`s in lists of at most `width` items and maps of `width` keys. */
+export function yamlTree(
+  key: fc.Arbitrary<string>,
+  leaf: fc.Arbitrary<unknown>,
+  width: number,
+): fc.Arbitrary<unknown> {
+  return fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small" },
+      leaf,
+      fc.array(tie("node"), { maxLength: width }),
+      fc.dictionary(key, tie("node"), { maxKeys: width }),
+    ),
+  })).node;
+}
+
+/** One to three documents, each a map of 1..`maxKeys` keys. */
+export const yamlDocuments = (
+  key: fc.Arbitrary<string>,
+  value: fc.Arbitrary<unknown>,
+  maxKeys: number,
+) => fc.array(fc.dictionary(key, value, { minKeys: 1, maxKeys }), { minLength: 1, maxLength: 3 });

@@ -12,7 +12,15 @@ import { describe, expect, it } from "vitest";
 import { stringify, type ToStringOptions } from "yaml";
 import { pack } from "../../src/manifest/packed.js";
 import { readLines } from "../../src/manifest/line-read.js";
-import { CASES, exampleFiles, mutateText, textMutation, YAML_BITS } from "./helpers.js";
+import {
+  CASES,
+  exampleFiles,
+  mutateText,
+  textMutation,
+  YAML_BITS,
+  yamlDocuments,
+  yamlTree,
+} from "./helpers.js";
 
 const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
 
@@ -92,14 +100,7 @@ describe("the line reader reads as js-yaml", () => {
       fc.boolean(),
       fc.constant(null),
     );
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        leaf,
-        fc.array(tie("node"), { maxLength: 4 }),
-        fc.dictionary(key, tie("node"), { maxKeys: 4 }),
-      ),
-    })).node;
+    const value = yamlTree(key, leaf, 4);
     const options = fc.record({
       defaultStringType: fc.constantFrom("PLAIN", "QUOTE_DOUBLE", "QUOTE_SINGLE", "BLOCK_LITERAL"),
       defaultKeyType: fc.constantFrom(null, "PLAIN", "QUOTE_DOUBLE", "QUOTE_SINGLE"),
@@ -110,10 +111,7 @@ describe("the line reader reads as js-yaml", () => {
     let read = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
+        yamlDocuments(key, value, 5),
         options,
         fc.constantFrom("", "---\n", "# end\n"),
         fc.boolean(),
@@ -133,21 +131,11 @@ describe("the line reader reads as js-yaml", () => {
   it("generated manifests (what people and export write): read, as js-yaml reads them", () => {
     const word = fc.stringMatching(/^[a-z][a-z0-9._/@-]{0,12}$/);
     const leaf = fc.oneof(word, fc.integer(), fc.boolean(), fc.constant(null), fc.constant("a b"));
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        leaf,
-        fc.array(tie("node"), { maxLength: 4 }),
-        fc.dictionary(word, tie("node"), { maxKeys: 4 }),
-      ),
-    })).node;
+    const value = yamlTree(word, leaf, 4);
     let read = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.dictionary(word, value, { minKeys: 1, maxKeys: 5 }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
+        yamlDocuments(word, value, 5),
         fc.constantFrom("any", "block", "flow"),
         fc.boolean(),
         fc.constantFrom("", "---\n", "---\n---\n", "# end\n"),

@@ -12,7 +12,7 @@ import { MAX_DEPTH, readFast } from "../../src/manifest/fast-read.js";
 import { loadManifestTexts } from "../../src/manifest/load.js";
 import { parseYamlText, readerCounts } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
-import { exampleFiles, text } from "./helpers.js";
+import { exampleFiles, text, yamlDocuments, yamlTree } from "./helpers.js";
 
 const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 100);
 
@@ -85,21 +85,11 @@ describe("a file ending in ---", () => {
       fc.boolean(),
       fc.constant(null),
     );
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        leaf,
-        fc.array(tie("node"), { maxLength: 3 }),
-        fc.dictionary(key, tie("node"), { maxKeys: 3 }),
-      ),
-    })).node;
+    const value = yamlTree(key, leaf, 3);
     let fast = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.dictionary(key, value, { minKeys: 1, maxKeys: 4 }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
+        yamlDocuments(key, value, 4),
         fc.constantFrom("any", "block", "flow"),
         fc.constantFrom(...ENDINGS),
         fc.boolean(),
