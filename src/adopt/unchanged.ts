@@ -18,7 +18,7 @@ function declaredByFile(state: DesiredState | undefined): Map<string, string> {
   if (!state) return new Map();
   for (const list of [state.organizations, state.users, state.teams, state.projects])
     for (const o of list as { source: Source }[]) add(o.source.file, o);
-  for (const [key, s] of Object.entries(state.sources)) add(s.file, [key, s]);
+  for (const [key, s] of state.sources) add(s.file, [key, s]);
   return new Map([...parts].map(([file, xs]) => [file, JSON.stringify(xs)]));
 }
 

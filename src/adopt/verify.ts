@@ -49,7 +49,7 @@ export function verifyAdoption(
   const was = byKey(before);
   const now = byKey(after);
   const fileOf = (key: string) =>
-    now.get(key)?.source?.file ?? was.get(key)?.source?.file ?? after.sources[key]?.file ?? "";
+    now.get(key)?.source?.file ?? was.get(key)?.source?.file ?? after.sources.get(key)?.file ?? "";
   const out: Mismatch[] = [];
   const bad = (key: string, problem: string) => out.push({ key, file: fileOf(key), problem });
   const touched = new Set(entries.map((e) => e.key));

@@ -170,7 +170,7 @@ export function buildPlan(input: PlanInput): Plan {
 }
 
 function sourceOf(state: DesiredState, key: string): PlanEntry["source"] {
-  const s = state.sources[key];
+  const s = state.sources.get(key);
   return s ? { file: s.file, line: s.line, column: s.column } : null;
 }
 

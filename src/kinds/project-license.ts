@@ -61,7 +61,7 @@ export const projectLicenseKind = defineKind<LicenseFields>({
         return {
           key,
           fields: { project: p.slug, license: id },
-          source: state.sources[key] ?? p.source,
+          source: state.sources.get(key) ?? p.source,
           dependsOn: [projectKey(p.slug)],
         };
       }),

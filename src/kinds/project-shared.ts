@@ -67,7 +67,7 @@ export function desiredMembers<L extends string, F extends Fields>(
         return {
           key,
           fields: list.fields(p.slug, level, member),
-          source: state.sources[key] ?? p.source,
+          source: state.sources.get(key) ?? p.source,
           dependsOn: list.dependsOn(state, p.slug, level, member),
         };
       }),

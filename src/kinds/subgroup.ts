@@ -43,7 +43,7 @@ export const subgroupKind = defineKind<SubgroupFields>({
         return {
           key,
           fields: { path },
-          source: state.sources[key] ?? p.git.group.source,
+          source: state.sources.get(key) ?? p.git.group.source,
           dependsOn: [groupKey(p.slug), ...(parent ? [subgroupKey(p.slug, parent)] : [])],
           protect: p.protect,
         };

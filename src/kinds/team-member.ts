@@ -36,7 +36,7 @@ export const teamMemberKind = defineKind<TeamMemberFields>({
         return {
           key,
           fields: {},
-          source: state.sources[key] ?? t.source,
+          source: state.sources.get(key) ?? t.source,
           dependsOn: [t.key, ...(declaredUsers.has(username) ? [userKey(username)] : [])],
           protect: t.protect,
         };

@@ -7,7 +7,7 @@
  * repositories cost 100,000 steps, not 100,000².
  */
 import { EVENT_ID, getScalarValue, SCALAR_STYLE, type ScalarEvent } from "js-yaml";
-import { A, B, META, STRIDE } from "./packed.js";
+import { A, B, type Packed } from "./packed.js";
 import type { DocHandle, FieldPath } from "./positions.js";
 import type { Source } from "./types.js";
 
@@ -46,8 +46,14 @@ export class Reading {
     readonly file: string,
     readonly text: string,
     /** packed.ts: pack()'s or a PackedBuilder's. */
-    private readonly ev: Int32Array,
-  ) {}
+    ev: Packed,
+  ) {
+    this.meta = ev.meta;
+    this.ab = ev.ab;
+  }
+
+  private readonly meta: Uint8Array;
+  private readonly ab: Int32Array;
 
   private lines(): Int32Array {
     if (this.lineStarts) return this.lineStarts;
@@ -73,28 +79,36 @@ export class Reading {
   }
 
   private type(i: number): number {
-    return this.ev[i * STRIDE + META] & 7;
+    return this.meta[i] & 7;
   }
 
   /** A scalar's text (keys: plain or quoted, one line). */
   private scalarText(i: number): string {
-    const at = i * STRIDE;
-    const meta = this.ev[at + META];
+    const meta = this.meta[i];
     const event = {
       type: SCALAR,
-      valueStart: this.ev[at + A],
-      valueEnd: this.ev[at + B],
+      valueStart: this.ab[2 * i + A],
+      valueEnd: this.ab[2 * i + B],
       style: (meta >> 3) & 7,
       fast: (meta & (1 << 6)) !== 0,
     } as ScalarEvent;
     return getScalarValue(this.text, event);
   }
 
+  /** Whether the key scalar at event `i` is `want` (verbatim text compared in place, no copy). */
+  private keyIs(i: number, want: string): boolean {
+    const start = this.ab[2 * i + A];
+    const end = this.ab[2 * i + B];
+    if ((this.meta[i] & (1 << 6)) !== 0 && start >= 0)
+      return end - start === want.length && this.text.startsWith(want, start);
+    return this.scalarText(i) === want;
+  }
+
   /** Where a scalar starts as the `yaml` library counts it (quotes and block headers included); -1 for an empty one. */
   scalarStart(i: number): number {
-    const at = i * STRIDE;
-    const [start, end] = [this.ev[at + A], this.ev[at + B]];
-    switch ((this.ev[at + META] >> 3) & 7) {
+    const start = this.ab[2 * i + A];
+    const end = this.ab[2 * i + B];
+    switch ((this.meta[i] >> 3) & 7) {
       case SCALAR_STYLE.PLAIN:
         return end > start ? start : -1;
       case SCALAR_STYLE.SINGLE_QUOTED:
@@ -108,13 +122,13 @@ export class Reading {
   /** Where the node at event `i` starts; -1 for an empty scalar. */
   nodeStart(i: number): number {
     const t = this.type(i);
-    return t === MAPPING || t === SEQUENCE ? this.ev[i * STRIDE + A] : this.scalarStart(i);
+    return t === MAPPING || t === SEQUENCE ? this.ab[2 * i + A] : this.scalarStart(i);
   }
 
   /** The event after the node at `i` (and all it holds). */
   private skip(i: number): number {
     const t = this.type(i);
-    return t === MAPPING || t === SEQUENCE ? this.ev[i * STRIDE + B] + 1 : i + 1;
+    return t === MAPPING || t === SEQUENCE ? this.ab[2 * i + B] + 1 : i + 1;
   }
 
   /** The event of item `n` of the sequence at `seq`; -1 past its end. */
@@ -136,12 +150,33 @@ export class Reading {
     return n < index.length ? index[n] : -1;
   }
 
+  /**
+   * Where the last path but its final segment led: the next path with the same parent (a
+   * project's repositories, located one after another) resumes from there.
+   */
+  private parent: { root: number; path: FieldPath; node: number; offset: number } | undefined;
+
+  private sameParent(root: number, path: FieldPath): boolean {
+    const p = this.parent;
+    if (!p || p.root !== root || p.path.length !== path.length - 1) return false;
+    for (let k = 0; k < p.path.length; k++) if (p.path[k] !== path[k]) return false;
+    return true;
+  }
+
   /** Character offset of a field's key or value, as the full reader's `locate` finds it. */
   locate(root: number, path: FieldPath, which: "key" | "value"): number {
     let node = root;
     let keyAt = -1;
     let offset = this.nodeStart(root);
-    for (const seg of path) {
+    let from = 0;
+    if (path.length > 1 && this.sameParent(root, path)) {
+      ({ node, offset } = this.parent!);
+      from = path.length - 1;
+    }
+    for (let s = from; s < path.length; s++) {
+      if (s === path.length - 1 && s > 0 && from === 0)
+        this.parent = { root, path: path.slice(0, s), node, offset };
+      const seg = path[s];
       locateSteps.count++;
       const t = this.type(node);
       let next = -1;
@@ -150,7 +185,7 @@ export class Reading {
         keyAt = -1;
         for (let i = node + 1; this.type(i) !== POP; i = this.skip(i + 1)) {
           locateSteps.count++;
-          if (this.scalarText(i) === want) {
+          if (this.keyIs(i, want)) {
             keyAt = this.scalarStart(i);
             next = i + 1;
             break;

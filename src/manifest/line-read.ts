@@ -9,7 +9,7 @@
  * test/manifest/line-read-scale.test.ts holds it to js-yaml's events and values.
  */
 import { EVENT_ID, SCALAR_STYLE } from "js-yaml";
-import { PackedBuilder, scalarMeta } from "./packed.js";
+import { PackedBuilder, scalarMeta, type Packed } from "./packed.js";
 import {
   blockKey,
   decline,
@@ -36,7 +36,7 @@ export type LineRoot = { event: number } | { emptyAt: number };
 export interface LineReading {
   values: unknown[];
   roots: LineRoot[];
-  events: Int32Array;
+  events: Packed;
 }
 
 type Line = "content" | "marker" | "end";

@@ -49,9 +49,28 @@ export function blockIndicator(text: string, p: number, le: number): boolean {
 /** Non-string plain scalars already resolved (`true`, `8`, `~`): the same few, many times. */
 const resolved = new Map<string, unknown>();
 
+/**
+ * Short plain strings, one copy each: a manifest repeats the same few (enum words, subgroup
+ * paths) 100,000s of times, and each read is a string of its own. Bounded: the first
+ * INTERNED distinct ones are kept; past that, the others are left as they are.
+ */
+const interned = new Map<string, string>();
+const INTERNED = 4096;
+/**
+ * Up to 12 characters: V8 copies a slice that short, while a longer one points into the
+ * file's text — kept here, it would keep the whole text alive.
+ */
+const SHORT = 12;
+
 /** A plain scalar's value as js-yaml's core schema reads it. */
 export function plainValue(s: string): unknown {
-  if (!NON_STRING_PLAIN.test(s)) return s;
+  if (!NON_STRING_PLAIN.test(s)) {
+    if (s.length > SHORT) return s;
+    const known = interned.get(s);
+    if (known !== undefined) return known;
+    if (interned.size < INTERNED) interned.set(s, s);
+    return s;
+  }
   if (resolved.has(s)) return resolved.get(s);
   const [v] = constructFromEvents(parseEvents(s, {}), { source: s });
   if (resolved.size < 1000) resolved.set(s, v);

@@ -148,7 +148,7 @@ export function loadManifestTexts(
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
-    : normalise(collected.valid, collected.config);
+    : normalise(collected.valid, collected.config, { release });
   return { state, diagnostics, files: inputs.map((i) => i.file).sort() };
 }
 

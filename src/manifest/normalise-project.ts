@@ -1,5 +1,5 @@
 /** A valid Project document → ProjectState (access, git, artifacts), recording sources. */
-import { AccessLevels } from "../api/schemas.js";
+import { AccessLevels, RepoStatus, Tristate } from "../api/schemas.js";
 import type { ValidDoc } from "./check.js";
 import * as K from "./keys.js";
 import { byKey, isProtected, sortedSet, type References, type SourceMap } from "./collect.js";
@@ -19,10 +19,21 @@ import type {
 
 type ProjectDoc = ValidDoc<"Project">;
 
+/**
+ * One string per enum word for every repository: each parsed value is a copy of its own
+ * (24 bytes a field at 100,000s of repositories).
+ */
+const WORDS = new Map(
+  [...(Tristate.enum as string[]), ...(RepoStatus.enum as string[])].map((w) => [w, w]),
+);
+const word = <T extends string>(v: T): T => (WORDS.get(v) as T | undefined) ?? v;
+
 interface Context {
   sources: SourceMap;
   users: References;
   index: RepositoryIndex;
+  /** The document is the caller's to spend: its parsed repositories are dropped as read. */
+  release?: boolean;
 }
 
 /** Every parent of each path, plus the path: `tools/ci` → `tools`, `tools/ci`. */
@@ -63,8 +74,11 @@ function normaliseAccess(d: ProjectDoc, ctx: Context): ProjectAccess {
 
 function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
   const git = d.value.spec.git;
-  if (!git) return undefined;
   const slug = d.name;
+  if (!git) {
+    ctx.index.settle(slug, []);
+    return undefined;
+  }
   const R = DEFAULTS.repository;
   const group = {
     key: K.groupKey(slug),
@@ -92,30 +106,31 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
     const at = ctx.sources.get(K.subgroupKey(slug, firstUnder.get(s) ?? s));
     if (at) ctx.sources.set(K.subgroupKey(slug, s), at);
   }
-  const repositories: RepositoryState[] = [];
-  // A key already in the sources was declared before (the first declaration wins); no set of
-  // keys of its own at 100,000s of repositories.
+  // Every repository in declaration order; also for the repository index (fork sources,
+  // mirror destinations in later documents), which then no longer needs this document.
+  const declaredRepos: RepositoryState[] = [];
+  // The subgroup strings of the state, shared by its repositories.
+  const subgroupOf = new Map(subgroups.map((p) => [p, p]));
+  // A key already in the sources was declared before (the first declaration wins).
   const seen = (key: string) => ctx.sources.get(key) !== undefined;
-  (git.repositories ?? []).forEach((r, i) => {
-    const subgroup = r.subgroup ?? R.subgroup;
+  const raw = git.repositories ?? [];
+  raw.forEach((r, i) => {
+    const subgroup =
+      r.subgroup === undefined ? R.subgroup : (subgroupOf.get(r.subgroup) ?? r.subgroup);
     const repo: RepositoryState = {
       key: K.repositoryKey(slug, subgroup, r.name),
       name: r.name,
       subgroup,
-      issueTracking: r.issueTracking ?? R.issueTracking,
-      mergeRequests: r.mergeRequests ?? R.mergeRequests,
+      issueTracking: word(r.issueTracking ?? R.issueTracking),
+      mergeRequests: word(r.mergeRequests ?? R.mergeRequests),
       requiresDCO: r.requiresDCO ?? R.requiresDCO,
       enableLFS: r.enableLFS ?? R.enableLFS,
       enableForking: r.enableForking ?? R.enableForking,
-      status: r.status ?? R.status,
+      status: word(r.status ?? R.status),
       persistentStorage: r.persistentStorage ?? R.persistentStorage,
       source: d.handle.at(["spec", "git", "repositories", i]),
     };
-    if (r.forkFrom !== undefined) {
-      repo.forkFrom = r.forkFrom;
-      const key = ctx.index.resolve(r.forkFrom)?.key;
-      if (key !== undefined && key !== repo.key) repo.forkFromKey = key;
-    }
+    if (r.forkFrom !== undefined) repo.forkFrom = r.forkFrom;
     if (r.commitBlocker) {
       const lower = (xs?: string[]) => sortedSet((xs ?? []).map((x) => x.toLowerCase()));
       repo.commitBlocker = {
@@ -125,9 +140,24 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
       };
     }
     if (r.bundle) repo.bundle = { frequency: r.bundle.frequency };
-    if (!seen(repo.key)) repositories.push(repo);
-    ctx.sources.set(repo.key, repo.source);
+    declaredRepos.push(repo);
+    // Spent: the parsed item can go now (one document may hold 100,000s of them).
+    if (ctx.release) (raw as unknown[])[i] = undefined;
   });
+  ctx.index.settle(slug, declaredRepos);
+  // Fork sources once every repository of this project is known to the index.
+  for (const repo of declaredRepos) {
+    if (repo.forkFrom === undefined) continue;
+    const key = ctx.index.resolve(repo.forkFrom)?.key;
+    if (key !== undefined && key !== repo.key) repo.forkFromKey = key;
+  }
+  // Sorted by key, the first declaration of a key first (a stable sort); later ones dropped.
+  // A repository's source is its own (DeclaredSources): no entry in the sources.
+  const repositories = [...declaredRepos].sort(byKey);
+  let kept = 0;
+  for (const r of repositories)
+    if (kept === 0 || repositories[kept - 1].key !== r.key) repositories[kept++] = r;
+  repositories.length = kept;
   const mirrors: MirrorState[] = [];
   (git.mirrors ?? []).forEach((m, i) => {
     const mirror: MirrorState = {
@@ -147,7 +177,7 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
     if (!seen(mirror.key)) mirrors.push(mirror);
     ctx.sources.set(mirror.key, mirror.source);
   });
-  return { group, subgroups, repositories: repositories.sort(byKey), mirrors: mirrors.sort(byKey) };
+  return { group, subgroups, repositories, mirrors: mirrors.sort(byKey) };
 }
 
 export function normaliseProject(

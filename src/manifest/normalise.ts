@@ -8,7 +8,14 @@ import type { ValidDoc } from "./check.js";
 import * as K from "./keys.js";
 import { normaliseProject } from "./normalise-project.js";
 import { RepositoryIndex } from "./resolve.js";
-import { byKey, isProtected, References, sortedSet, SourceMap } from "./collect.js";
+import {
+  byKey,
+  DeclaredSources,
+  isProtected,
+  References,
+  sortedSet,
+  SourceMap,
+} from "./collect.js";
 import { DEFAULTS } from "./schema/common.js";
 import type {
   DesiredState,
@@ -112,9 +119,15 @@ function normaliseTeam(d: ValidDoc<"Team">, sources: SourceMap, refs: References
 
 /**
  * Normalise valid documents. With duplicate identities (an error reported by the rules)
- * the first document wins, so this never throws.
+ * the first document wins, so this never throws. `release`: the array is the caller's to
+ * spend — each document is dropped from it once normalised, so a large config's parsed
+ * documents and its state are not all held at once.
  */
-export function normalise(docs: readonly ValidDoc[], config: ManifestConfig): DesiredState {
+export function normalise(
+  docs: ValidDoc[] | readonly ValidDoc[],
+  config: ManifestConfig,
+  { release = false }: { release?: boolean } = {},
+): DesiredState {
   const sources = new SourceMap();
   const users = new References();
   const orgRefs = new References();
@@ -124,7 +137,10 @@ export function normalise(docs: readonly ValidDoc[], config: ManifestConfig): De
   const teams: TeamState[] = [];
   const projects: ProjectState[] = [];
   const keys = new Set<string>();
-  for (const d of docs) {
+  const spend = docs as (ValidDoc | undefined)[];
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    if (release) spend[i] = undefined;
     let obj: OrganizationState | UserState | TeamState | ProjectState;
     switch (d.kind) {
       case "Organization":
@@ -144,7 +160,7 @@ export function normalise(docs: readonly ValidDoc[], config: ManifestConfig): De
         obj = normaliseTeam(d, sources, users);
         break;
       case "Project":
-        obj = normaliseProject(d, config, { sources, users, index });
+        obj = normaliseProject(d, config, { sources, users, index, release });
         if (d.value.spec.organization !== undefined)
           orgRefs.add(d.value.spec.organization, d.handle.at(["spec", "organization"]));
         break;
@@ -167,6 +183,6 @@ export function normalise(docs: readonly ValidDoc[], config: ManifestConfig): De
     projects: projects.sort(byKey),
     referencedUsers: users.without(new Set(userStates.map((u) => u.username))),
     referencedOrganizations: orgRefs.without(declaredOrgs),
-    sources: sources.toRecord(),
+    sources: new DeclaredSources(sources.toMap(), projects),
   };
 }

@@ -23,7 +23,7 @@ export interface ProjectRepos {
   visibility: string;
   groupPath: string;
   /** Declared repositories: subgroup path ("" for the group) and name (asked for only when a URL points into the project). */
-  repositories: () => { subgroup: string; name: string }[];
+  repositories: () => readonly { subgroup: string; name: string }[];
 }
 
 export interface Resolved {
@@ -49,6 +49,7 @@ const fullPath = (r: { subgroup: string; name: string }) =>
 export class RepositoryIndex {
   /** Projects by `<org>/<namespace>` (lower-case); `*` stands for an unknown organization. */
   private readonly byNamespace = new Map<string, ProjectRepos>();
+  private readonly bySlug = new Map<string, ProjectRepos[]>();
   private readonly cache = new Map<string, Resolved | undefined>();
   /** Built on a project's first lookup: one pass over its repositories, not one per URL. */
   private readonly declared = new Map<ProjectRepos, Declared>();
@@ -58,7 +59,19 @@ export class RepositoryIndex {
       const ns = `${p.visibility === "private" ? "private/" : ""}${p.groupPath}`;
       const key = `${p.organization ?? "*"}/${ns}`.toLowerCase();
       if (!this.byNamespace.has(key)) this.byNamespace.set(key, p);
+      const same = this.bySlug.get(p.slug);
+      if (same) same.push(p);
+      else this.bySlug.set(p.slug, [p]);
     }
+  }
+
+  /**
+   * From now on, project `slug`'s declared repositories are these (in declaration order):
+   * normalisation hands over each project's own, so the index no longer holds the parsed
+   * document and normalisation can let it go.
+   */
+  settle(slug: string, repositories: readonly { subgroup: string; name: string }[]): void {
+    for (const p of this.bySlug.get(slug) ?? []) p.repositories = () => repositories;
   }
 
   resolve(url: string): Resolved | undefined {

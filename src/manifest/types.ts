@@ -254,7 +254,14 @@ export interface DesiredState {
   /** Organizations referenced (users, projects) but neither declared nor phctl.yaml's. */
   referencedOrganizations: Reference[];
   /** The source of every key: objects and children alike (access entries, members, licenses, …). */
-  sources: Record<string, Source>;
+  sources: SourceLookup;
+}
+
+/** Where each key was declared (collect.ts DeclaredSources; a Map will do in tests). */
+export interface SourceLookup {
+  get(key: string): Source | undefined;
+  /** Every key and its source. */
+  [Symbol.iterator](): Iterator<[string, Source]>;
 }
 
 /** What loadManifests returns: `state` is undefined when any diagnostic is an error. */

@@ -64,7 +64,7 @@ function state(prune: Partial<PruneSettings> = {}, ignore: string[] = []): Desir
     projects: [],
     referencedUsers: [],
     referencedOrganizations: [],
-    sources: { "project/p": src },
+    sources: new Map([["project/p", src]]),
   };
 }
 

@@ -54,7 +54,7 @@ describe("ProjectLicense", () => {
     const mit = d.get("project/tf-a/license/MIT")!;
     expect(mit.fields).toEqual({ project: "tf-a", license: "MIT" });
     expect(mit.dependsOn).toEqual(["project/tf-a"]);
-    expect(mit.source?.line).toBe(state.sources["project/tf-a/license/MIT"].line);
+    expect(mit.source?.line).toBe(state.sources.get("project/tf-a/license/MIT")!.line);
     expect(mit.source!.line).toBeGreaterThan(state.projects[0].source.line);
   });
 

@@ -61,7 +61,7 @@ describe("the examples", () => {
     expect(s.projects[2].protect).toBe(true);
     expect(s.referencedUsers).toEqual([]);
     expect(s.referencedOrganizations).toEqual([]);
-    expect(s.sources["project/trusted-firmware-a/access/developers/user/pkumar"]).toEqual({
+    expect(s.sources.get("project/trusted-firmware-a/access/developers/user/pkumar")).toEqual({
       file: "examples/projects/trusted-firmware-a.yaml",
       line: 19,
       column: 18,
@@ -154,7 +154,7 @@ artifacts: { repositories: [{}] }`,
     ]);
     expect(project.git!.subgroups).toEqual(["a", "a/b", "a/b/c", "x"]);
     expect(project.git!.mirrors[0].notificationEmails).toEqual(["a@e.org", "b@e.org"]);
-    expect(s.sources["project/p/subgroup/a"]).toEqual(s.sources["project/p/subgroup/a/b/c"]);
+    expect(s.sources.get("project/p/subgroup/a")).toEqual(s.sources.get("project/p/subgroup/a/b/c"));
   });
 
   it("collects users referenced but not declared, with every place that references them", () => {

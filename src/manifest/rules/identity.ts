@@ -5,6 +5,7 @@ import type { FieldPath } from "../positions.js";
 import { DEFAULTS } from "../schema/common.js";
 import type { Diagnostic } from "../types.js";
 import { projects, report, repositories, type RuleContext } from "./context.js";
+import { eachDuplicate } from "./duplicates.js";
 
 const REPOS = ["spec", "git", "repositories"];
 const MIRRORS = ["spec", "git", "mirrors"];
@@ -42,15 +43,17 @@ export function duplicateIdentities(ctx: RuleContext): Diagnostic[] {
         ),
       );
     };
-    const bySubgroup = new Map<string, Map<string, number>>();
-    repositories(p).forEach((r, i) => {
-      const subgroup = r.subgroup ?? "";
-      let names = bySubgroup.get(subgroup);
-      if (!names) bySubgroup.set(subgroup, (names = new Map()));
-      const first = names.get(r.name);
-      if (first === undefined) names.set(r.name, i);
-      else report1(REPOS, i, first, "repository", `${subgroup ? `${subgroup}/` : ""}${r.name}`);
-    });
+    const repos = repositories(p);
+    const subgroupOf = (i: number) => repos[i].subgroup ?? "";
+    eachDuplicate(
+      repos.length,
+      subgroupOf,
+      (i) => repos[i].name,
+      (i, first) => {
+        const subgroup = subgroupOf(i);
+        report1(REPOS, i, first, "repository", `${subgroup ? `${subgroup}/` : ""}${repos[i].name}`);
+      },
+    );
     const mirrors = new Map<string, number>();
     (p.value.spec.git?.mirrors ?? []).forEach((m, i) => {
       const first = mirrors.get(m.to);
