@@ -108,12 +108,13 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
   }
   // Every repository in declaration order; also for the repository index (fork sources,
   // mirror destinations in later documents), which then no longer needs this document.
-  const declaredRepos: RepositoryState[] = [];
+  const raw = git.repositories ?? [];
+  // Sized up front: growing it by push would leave copies for the collector at 100,000s.
+  const declaredRepos = new Array<RepositoryState>(raw.length);
   // The subgroup strings of the state, shared by its repositories.
   const subgroupOf = new Map(subgroups.map((p) => [p, p]));
   // A key already in the sources was declared before (the first declaration wins).
   const seen = (key: string) => ctx.sources.get(key) !== undefined;
-  const raw = git.repositories ?? [];
   raw.forEach((r, i) => {
     const subgroup =
       r.subgroup === undefined ? R.subgroup : (subgroupOf.get(r.subgroup) ?? r.subgroup);
@@ -140,7 +141,7 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
       };
     }
     if (r.bundle) repo.bundle = { frequency: r.bundle.frequency };
-    declaredRepos.push(repo);
+    declaredRepos[i] = repo;
     // Spent: the parsed item can go now (one document may hold 100,000s of them).
     if (ctx.release) (raw as unknown[])[i] = undefined;
   });
