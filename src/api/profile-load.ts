@@ -40,39 +40,74 @@ function fail(file: string, diagnostics: Diagnostic[]): never {
   });
 }
 
-/** Parse and check a profile's text; `file` names it in messages. */
-export function parseApiProfile(file: string, text: string): ApiProfile {
+/** A profile's text checked: its document, or the problems (each at file:line:col). */
+function checkProfile(
+  file: string,
+  text: string,
+): { doc: ApiProfileDocument; problems?: never } | { problems: Diagnostic[] } {
   const { documents, diagnostics } = parseYamlText(file, text, { reader: "full" });
   const errors = diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0) fail(file, errors);
+  if (errors.length > 0) return { problems: errors };
   if (documents.length !== 1) {
     const at = documents[1]?.handle.start ?? { file, line: 1, column: 1 };
-    fail(file, [
-      makeDiagnostic(
-        "error",
-        "profile-documents",
-        at,
-        documents.length === 0 ? "the API profile is empty" : "an API profile is one YAML document",
-      ),
-    ]);
+    return {
+      problems: [
+        makeDiagnostic(
+          "error",
+          "profile-documents",
+          at,
+          documents.length === 0
+            ? "the API profile is empty"
+            : "an API profile is one YAML document",
+        ),
+      ],
+    };
   }
   const { handle, value } = documents[0];
   const data = value ?? {};
   const v = validator();
-  if (!v(data)) fail(file, schemaDiagnostics(v.errors as ErrorObject[], data, handle, {}));
+  if (!v(data)) return { problems: schemaDiagnostics(v.errors as ErrorObject[], data, handle, {}) };
   const doc = data as ApiProfileDocument;
   const problems = profileProblems(doc);
   if (problems.length > 0)
-    fail(
-      file,
-      problems.map((p) =>
+    return {
+      problems: problems.map((p) =>
         makeDiagnostic("error", "profile-rule", handle.at(p.path, "key"), p.message, {
           path: formatPath(p.path),
           hint: p.hint,
         }),
       ),
-    );
-  return normaliseProfile(doc, file);
+    };
+  return { doc };
+}
+
+/** Parse and check a profile's text; `file` names it in messages. */
+export function parseApiProfile(file: string, text: string): ApiProfile {
+  const checked = checkProfile(file, text);
+  if (checked.problems) fail(file, checked.problems);
+  return normaliseProfile(checked.doc, file);
+}
+
+/**
+ * What is wrong with the profile file (for `phctl validate`, beside the manifests' own
+ * diagnostics): nothing when it reads and checks; one diagnostic when it cannot be read.
+ */
+export function apiProfileDiagnostics(file: string, cwd: string = process.cwd()): Diagnostic[] {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), "utf8");
+  } catch (e) {
+    return [
+      makeDiagnostic(
+        "error",
+        "read-failed",
+        { file, line: 1, column: 1 },
+        `cannot read the API profile (${(e as NodeJS.ErrnoException).code ?? "error"}); apiProfile: in phctl.yaml is relative to phctl.yaml`,
+      ),
+    ];
+  }
+  const checked = checkProfile(file, text);
+  return checked.problems ?? [];
 }
 
 /** Read, parse and check a profile file (as the user named it; relative to `cwd`). */

@@ -4,7 +4,13 @@
  */
 import type { Command } from "commander";
 import { userError } from "../errors.js";
-import { formatDiagnostic, formatSummary, summarize } from "../manifest/diagnostics.js";
+import {
+  formatDiagnostic,
+  formatSummary,
+  sortDiagnostics,
+  summarize,
+} from "../manifest/diagnostics.js";
+import { apiProfileOf } from "../manifest/settings.js";
 import { loadManifests } from "../manifest/load.js";
 import type { Diagnostic } from "../manifest/types.js";
 
@@ -41,8 +47,17 @@ Examples:
           `--format must be one of ${FORMATS.join(", ")} (got ${o.format})`,
         );
       const format = o.format as Format;
-      const { diagnostics, files } = await loadManifests(paths);
-      const summary = summarize(diagnostics, files.length);
+      const loaded = await loadManifests(paths);
+      const { files } = loaded;
+      // The API profile phctl.yaml names is checked too: plan would stop on it.
+      const profile = loaded.config ? apiProfileOf(loaded.config) : undefined;
+      const diagnostics = profile
+        ? sortDiagnostics([
+            ...loaded.diagnostics,
+            ...(await import("../api/profile-load.js")).apiProfileDiagnostics(profile),
+          ])
+        : loaded.diagnostics;
+      const summary = summarize(diagnostics, files.length + (profile ? 1 : 0));
       if (files.length === 0)
         process.stderr.write(`phctl: no manifest files (*.yaml, *.yml) in ${paths.join(" ")}\n`);
       if (format === "json") {

@@ -4,7 +4,7 @@
  * thrown; only a path that does not exist is a (typed) user error.
  */
 import { readFileSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { checkDocument, type ValidDoc } from "./check.js";
 import { bytePosition, decodeYamlBytes } from "./decode.js";
 import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
@@ -14,7 +14,7 @@ import { parseYamlText, type ParseOptions } from "./parse.js";
 import { runRules, type RuleContext } from "./rules/index.js";
 import type { ConfigDocument } from "./schema/config.js";
 import { schemaDiagnostics } from "./schema-errors.js";
-import { normaliseConfig } from "./settings.js";
+import { apiProfileOf, normaliseConfig } from "./settings.js";
 import type { Diagnostic, LoadResult, ManifestConfig, Source } from "./types.js";
 import { validateAgainst } from "./validator.js";
 
@@ -78,6 +78,20 @@ function loadConfig(
   return { doc: first.value, source: first.handle.start };
 }
 
+/**
+ * Whether a file is the API profile phctl.yaml names (`apiProfile:`, relative to phctl.yaml):
+ * it may sit in the config directory (README: profiles/acme-api.yaml) and is no manifest.
+ */
+function profileFile(
+  config: ManifestConfig,
+  cwd = process.cwd(),
+): ((file: string) => boolean) | undefined {
+  const named = apiProfileOf(config);
+  if (named === undefined) return undefined;
+  const target = resolve(cwd, named);
+  return (file) => resolve(cwd, file) === target;
+}
+
 /** What the inputs hold before normalisation: config, documents that passed their schemas. */
 export interface Collected {
   config: ManifestConfig;
@@ -92,7 +106,7 @@ export interface Collected {
  */
 export function collectDocuments(
   inputs: readonly ManifestInput[],
-  opts: ParseOptions = {},
+  opts: LoadOptions = {},
   release = false,
 ): Collected {
   const diagnostics: Diagnostic[] = [];
@@ -112,8 +126,9 @@ export function collectDocuments(
   const cfg = loadConfig(configs[0], opts, diagnostics);
   const config = normaliseConfig(cfg.doc, cfg.source);
   const valid: ValidDoc[] = [];
+  const profile = profileFile(config, opts.cwd);
   for (const input of inputs) {
-    if (input.config) continue;
+    if (input.config || profile?.(input.file)) continue;
     const text = decode(input, diagnostics);
     if (release) input.content = "";
     if (text === undefined) continue;
@@ -138,10 +153,11 @@ export function ruleContext(c: Collected): RuleContext {
 /** Load manifests from already-read contents (no file system). */
 export function loadManifestTexts(
   inputs: readonly ManifestInput[],
-  opts: ParseOptions = {},
+  opts: LoadOptions = {},
   release = false,
 ): LoadResult {
   const collected = collectDocuments(inputs, opts, release);
+  const profile = profileFile(collected.config, opts.cwd);
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...runRules(ruleContext(collected)),
@@ -149,7 +165,15 @@ export function loadManifestTexts(
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
     : normalise(collected.valid, collected.config, { release });
-  return { state, diagnostics, files: inputs.map((i) => i.file).sort() };
+  return {
+    state,
+    diagnostics,
+    files: inputs
+      .filter((i) => !profile?.(i.file))
+      .map((i) => i.file)
+      .sort(),
+    config: collected.config,
+  };
 }
 
 /**
@@ -213,8 +237,8 @@ export async function loadManifests(
   if (extra.length === 0) return result;
   const failed = extra.some((d) => d.severity === "error");
   return {
+    ...result,
     state: failed ? undefined : result.state,
     diagnostics: sortDiagnostics([...result.diagnostics, ...extra]),
-    files: result.files,
   };
 }

@@ -270,4 +270,6 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Files read, relative to the current directory, sorted. */
   files: string[];
+  /** phctl.yaml's settings, also when the manifests have errors (validate checks apiProfile). */
+  config?: ManifestConfig;
 }

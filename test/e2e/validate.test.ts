@@ -131,6 +131,41 @@ describe("phctl validate", () => {
   });
 });
 
+describe("phctl validate with an API profile (apiProfile: in phctl.yaml)", () => {
+  /** A config directory whose phctl.yaml names `profile.yaml` holding `profile`. */
+  function config(name: string, profile: string): string {
+    const dir = join(tmp, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "phctl.yaml"), "organization: acme\napiProfile: profile.yaml\n");
+    writeFileSync(join(dir, "profile.yaml"), profile);
+    return dir;
+  }
+
+  it("checks the profile beside the manifests: a bad one is an error at its line", async () => {
+    const dir = config("bad-profile", "envelope:\n  list:\n    itemz: items\n");
+    const r = await phctl(["validate", "."], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^profile\.yaml:3:5 .*itemz/);
+    expect(r.stdout).toMatch(/\n1 error, 0 warnings in 2 files\n$/);
+  });
+
+  it("says which file it cannot read", async () => {
+    const dir = config("missing-profile", "");
+    rmSync(join(dir, "profile.yaml"));
+    const r = await phctl(["validate", "."], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("profile.yaml:1:1 cannot read the API profile (ENOENT)");
+  });
+
+  it("accepts a good profile", async () => {
+    const { readFileSync } = await import("node:fs");
+    const good = readFileSync(join(ROOT, "test/fixtures/api-profiles/shaped.yaml"), "utf8");
+    const r = await phctl(["validate", "."], config("good-profile", good));
+    expect(r.stdout).toBe("0 errors, 0 warnings in 2 files\n");
+    expect(r.code).toBe(0);
+  });
+});
+
 describe("phctl schema", () => {
   it("prints the manifest schema by default and one kind on request", async () => {
     const all = await phctl(["schema"]);

@@ -154,7 +154,9 @@ artifacts: { repositories: [{}] }`,
     ]);
     expect(project.git!.subgroups).toEqual(["a", "a/b", "a/b/c", "x"]);
     expect(project.git!.mirrors[0].notificationEmails).toEqual(["a@e.org", "b@e.org"]);
-    expect(s.sources.get("project/p/subgroup/a")).toEqual(s.sources.get("project/p/subgroup/a/b/c"));
+    expect(s.sources.get("project/p/subgroup/a")).toEqual(
+      s.sources.get("project/p/subgroup/a/b/c"),
+    );
   });
 
   it("collects users referenced but not declared, with every place that references them", () => {
@@ -229,6 +231,22 @@ spec:
 });
 
 describe("files and directories", () => {
+  it("skips the API profile phctl.yaml names, even inside the config directory", async () => {
+    const dir = join(tmp, "with-profile");
+    mkdirSync(join(dir, "profiles"), { recursive: true });
+    writeFileSync(join(dir, "phctl.yaml"), "organization: acme\napiProfile: profiles/api.yaml\n");
+    writeFileSync(join(dir, "profiles/api.yaml"), "queue:\n  id: jobId\n");
+    writeFileSync(join(dir, "team.yaml"), doc("Team", "t", "members: []"));
+    const r = await loadManifests([dir], { cwd: dir });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files).toEqual(["phctl.yaml", "team.yaml"]);
+    expect(r.state?.teams.map((t) => t.name)).toEqual(["t"]);
+    // Another YAML file there is still read as a manifest (and fails as one).
+    writeFileSync(join(dir, "profiles/other.yaml"), "queue:\n  id: jobId\n");
+    const again = await loadManifests([dir], { cwd: dir });
+    expect(again.diagnostics.map((d) => d.file)).toContain("profiles/other.yaml");
+  });
+
   it("walks *.yaml and *.yml, skipping dot-directories, dot-files and node_modules", async () => {
     const root = join(tmp, "walk");
     for (const d of ["a/b", ".git", "node_modules/x", ".hidden"])
