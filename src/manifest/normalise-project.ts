@@ -9,15 +9,53 @@ import { DEFAULTS } from "./schema/common.js";
 import type {
   AccessList,
   ArtifactRepoState,
+  CommitBlockerState,
   GitState,
   ManifestConfig,
   MirrorState,
   ProjectAccess,
   ProjectState,
   RepositoryState,
+  Source,
 } from "./types.js";
 
 type ProjectDoc = ValidDoc<"Project">;
+
+/**
+ * A declared repository whose source is kept as three fields and made into a Source when
+ * asked for: 32 bytes less a repository than a Source object each (100,000s of them).
+ */
+class DeclaredRepository implements RepositoryState {
+  declare forkFrom?: string;
+  declare forkFromKey?: string;
+  declare commitBlocker?: CommitBlockerState;
+  declare bundle?: Exclude<RepositoryState["bundle"], undefined>;
+  readonly #file: string;
+  readonly #line: number;
+  readonly #column: number;
+
+  constructor(
+    public key: string,
+    public name: string,
+    public subgroup: string,
+    public issueTracking: RepositoryState["issueTracking"],
+    public mergeRequests: RepositoryState["mergeRequests"],
+    public requiresDCO: boolean,
+    public enableLFS: boolean,
+    public enableForking: boolean,
+    public status: RepositoryState["status"],
+    public persistentStorage: boolean,
+    at: Source,
+  ) {
+    this.#file = at.file;
+    this.#line = at.line;
+    this.#column = at.column;
+  }
+
+  get source(): Source {
+    return { file: this.#file, line: this.#line, column: this.#column };
+  }
+}
 
 /**
  * One string per enum word for every repository: each parsed value is a copy of its own
@@ -118,19 +156,19 @@ function normaliseGit(d: ProjectDoc, ctx: Context): GitState | undefined {
   raw.forEach((r, i) => {
     const subgroup =
       r.subgroup === undefined ? R.subgroup : (subgroupOf.get(r.subgroup) ?? r.subgroup);
-    const repo: RepositoryState = {
-      key: K.repositoryKey(slug, subgroup, r.name),
-      name: r.name,
+    const repo: RepositoryState = new DeclaredRepository(
+      K.repositoryKey(slug, subgroup, r.name),
+      r.name,
       subgroup,
-      issueTracking: word(r.issueTracking ?? R.issueTracking),
-      mergeRequests: word(r.mergeRequests ?? R.mergeRequests),
-      requiresDCO: r.requiresDCO ?? R.requiresDCO,
-      enableLFS: r.enableLFS ?? R.enableLFS,
-      enableForking: r.enableForking ?? R.enableForking,
-      status: word(r.status ?? R.status),
-      persistentStorage: r.persistentStorage ?? R.persistentStorage,
-      source: d.handle.at(["spec", "git", "repositories", i]),
-    };
+      word(r.issueTracking ?? R.issueTracking),
+      word(r.mergeRequests ?? R.mergeRequests),
+      r.requiresDCO ?? R.requiresDCO,
+      r.enableLFS ?? R.enableLFS,
+      r.enableForking ?? R.enableForking,
+      word(r.status ?? R.status),
+      r.persistentStorage ?? R.persistentStorage,
+      d.handle.at(["spec", "git", "repositories", i]),
+    );
     if (r.forkFrom !== undefined) repo.forkFrom = r.forkFrom;
     if (r.commitBlocker) {
       const lower = (xs?: string[]) => sortedSet((xs ?? []).map((x) => x.toLowerCase()));
