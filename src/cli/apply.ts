@@ -145,10 +145,27 @@ async function apply(paths: string[], o: ApplyFlags, cmd: Command): Promise<void
   try {
     await applyWith(paths, o, cmd, result);
   } catch (e) {
-    if (o.result) writeResult(o.result, failedResult(result, e));
+    // The apply's own error is what the run ends with; a result file that cannot be
+    // written is said on stderr beside it, never in its place.
+    if (o.result)
+      try {
+        writeResult(o.result, failedResult(result, e));
+      } catch (w) {
+        process.stderr.write(`phctl: ${resultNotWritten(w)}\n`);
+      }
     throw e;
   }
-  if (o.result) writeResult(o.result, result);
+  if (o.result)
+    try {
+      writeResult(o.result, result);
+    } catch (w) {
+      throw userError("RESULT_NOT_WRITTEN", `the apply finished, but ${resultNotWritten(w)}`);
+    }
+}
+
+function resultNotWritten(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  return `${why}: the --result file was not written (check its path; the journal in .phctl/ still has what was done)`;
 }
 
 function reviewedOf(o: ApplyFlags, saved: SavedPlanRun | undefined): ReviewedPlan | undefined {

@@ -125,4 +125,27 @@ describe("apply --reviewed", () => {
     expect(both.code).toBe(1);
     expect(both.stderr).toContain("does not take a saved plan too");
   });
+
+  it("a result file that cannot be written never hides why the apply stopped", async () => {
+    const refused = await phctl(
+      ["apply", "config", "--reviewed", "edited.json", "--result", "config/phctl.yaml/result.json"],
+      env,
+      dir,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("was edited after phctl made it");
+    expect(refused.stderr).toMatch(
+      /^phctl: cannot write config\/phctl\.yaml\/result\.json: E[A-Z]+: the --result file was not written/m,
+    );
+    // Nothing to do and done: the run says the result is missing, and fails for it (CI reads it).
+    const done = await phctl(
+      ["apply", "config", "--auto-approve", "--result", "config/phctl.yaml/result.json"],
+      env,
+      dir,
+    );
+    expect(done.code).toBe(1);
+    expect(done.stderr).toMatch(
+      /^phctl: the apply finished, but cannot write config\/phctl\.yaml\/result\.json: E[A-Z]+: the --result file was not written/m,
+    );
+  });
 });
