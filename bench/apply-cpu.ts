@@ -16,7 +16,9 @@
  * but the token's organization, then `phctl --json apply DIR --auto-approve --concurrency N`
  * with a preloaded hook that reads `process.cpuUsage()` at `apply-started`, at the last
  * `action-done` and at exit, and `resourceUsage().maxRSS`. CPU per action = process CPU /
- * actions (the issue's figure); the walk's share is printed beside it. The load average
+ * actions (the issue's figure); the walk's share is printed beside it, and under each row
+ * the user and system split, the context switches and the calls the server logged (a line
+ * says so when two builds' calls by operation differ). The load average
  * (`uptime`) before and after each run is printed: other work on the machine inflates every
  * build's figures, compare them within one run.
  */
@@ -96,6 +98,18 @@ function flags(argv: string[]) {
   return o;
 }
 
+/** The calls the server logged, in all and by method and operation. */
+async function calls(url: string): Promise<{ total: number; by: Map<string, number> }> {
+  const res = await fetch(`${url}/_control/requests`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  const { data } = (await res.json()) as { data: { method: string; operation: string | null }[] };
+  const by = new Map<string, number>();
+  for (const e of data)
+    by.set(`${e.method} ${e.operation}`, (by.get(`${e.method} ${e.operation}`) ?? 0) + 1);
+  return { total: data.length, by };
+}
+
 /** Preloaded into the apply process: CPU at the phase marks, peak RSS at exit. */
 const HOOK = `
 const { writeFileSync } = require("node:fs");
@@ -122,6 +136,8 @@ process.on("exit", () => {
   const u = process.resourceUsage();
   writeFileSync(process.env.BENCH_EXIT_FILE, JSON.stringify({
     maxRssKB: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ...marks,
+    userMs: u.userCPUTime / 1000, systemMs: u.systemCPUTime / 1000,
+    switches: u.voluntaryContextSwitches, forced: u.involuntaryContextSwitches,
   }));
 });
 `;
@@ -132,11 +148,18 @@ interface Usage {
   /** Process CPU at apply-started and at the last action-done, ms. */
   started: number;
   lastDone: number;
+  userMs: number;
+  systemMs: number;
+  /** Voluntary and involuntary context switches. */
+  switches: number;
+  forced: number;
 }
 
 async function serve(main: string, o: ReturnType<typeof flags>) {
   const args = [main, "serve", "--port", "0", "--token", `${TOKEN}:system-admin:acme`];
   args.push("--latency", String(o.latency), "--queue-delay", String(o.queueDelay));
+  // The request log counts the calls each build makes (they must not differ).
+  args.push("--control", "--request-log", "1000000");
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise<string>((ok, fail) => {
     let out = "";
@@ -183,6 +206,8 @@ async function main() {
   console.log(`# apply from empty: ${setup}; ${machine()}`);
   console.log(HEADER.join("\n"));
   const rows: CpuRow[] = [];
+  /** Per build, its calls by method and operation (compared across builds and runs). */
+  const callShapes = new Map<string, string>();
   for (let r = 0; r < o.runs; r++) {
     for (const m of o.mains) {
       const { url, child } = await serve(server, o);
@@ -197,7 +222,8 @@ async function main() {
       const args = [...prof, "--require", hook, m.file, "--json", "apply", dir];
       args.push("--auto-approve", "--concurrency", String(o.concurrency));
       const env = { PHCTL_API_URL: url, PHCTL_TOKEN: TOKEN, BENCH_EXIT_FILE: exitFile };
-      const res = await run(args, { ...env, NO_COLOR: "1" }, cwd).finally(() => child.kill());
+      const res = await run(args, { ...env, NO_COLOR: "1" }, cwd);
+      const made = await calls(url).finally(() => child.kill());
       if (res.code !== 0 || !existsSync(exitFile))
         throw new Error(`apply (${m.label}) exited ${res.code}: ${res.err.slice(0, 2000)}`);
       const u = JSON.parse(readFileSync(exitFile, "utf8")) as Usage;
@@ -218,6 +244,17 @@ async function main() {
       };
       rows.push(row);
       console.log(rowLine(row));
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      console.log(
+        `#   ${m.label}: ${made.total.toLocaleString("en-US")} calls; user ${s(u.userMs)}, system ${s(u.systemMs)}, context switches ${u.switches.toLocaleString("en-US")} + ${u.forced.toLocaleString("en-US")} forced`,
+      );
+      const shape = [...made.by]
+        .sort()
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(", ");
+      callShapes.set(m.label, shape);
+      if (new Set(callShapes.values()).size > 1)
+        console.log(`#   calls by operation differ between builds: ${m.label}: ${shape}`);
     }
   }
   for (const l of bestLines(rows)) console.log(`# ${l}`);

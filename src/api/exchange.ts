@@ -30,11 +30,40 @@ type Abort = (reason?: Error) => void;
 
 /** Send one request through `dispatcher`; resolves with the whole answer or rejects. */
 export function exchange(dispatcher: Dispatcher, o: ExchangeOptions): Promise<Exchanged> {
-  return new Promise<Exchanged>((resolve, reject) => {
+  return exchangeWith(dispatcher, o, same, fail);
+}
+
+const same = (x: Exchanged): Exchanged => x;
+const fail = (e: Error): never => {
+  throw e;
+};
+
+/**
+ * `exchange`, its promise settled by `answer` (with the whole answer) or `failure` (with
+ * the error; it may throw, or return a promise): the caller's reading of the outcome
+ * without a promise of its own per request. A throw from either rejects.
+ */
+export function exchangeWith<T>(
+  dispatcher: Dispatcher,
+  o: ExchangeOptions,
+  answer: (x: Exchanged) => T,
+  failure: (e: Error) => T | Promise<T>,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const { signal } = o;
+    const settle = (f: () => T | Promise<T>) => {
+      try {
+        resolve(f());
+      } catch (e) {
+        // What `failure` threw (the caller's abort reason, as it is).
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        reject(e);
+      }
+    };
     if (signal?.aborted) {
       // The caller throws its signal's reason (transport.ts); this only ends the attempt.
-      reject(new Error("aborted", { cause: signal.reason }));
+      const aborted = new Error("aborted", { cause: signal.reason });
+      settle(() => failure(aborted));
       return;
     }
     let abort: Abort | undefined;
@@ -73,30 +102,29 @@ export function exchange(dispatcher: Dispatcher, o: ExchangeOptions): Promise<Ex
       onComplete() {
         if (settled) return;
         finish();
-        resolve({ status, headers, text: textOf(chunks, length) });
+        settle(() => answer({ status, headers, text: textOf(chunks, length) }));
       },
       onError(err: Error) {
         if (settled) return;
         finish();
-        reject(err);
+        settle(() => failure(err));
       },
     };
+    const request: Dispatcher.DispatchOptions = {
+      origin: o.origin,
+      path: o.path,
+      method: o.method,
+      headers: o.headers,
+    };
+    if (o.body !== undefined) request.body = o.body;
+    if (o.headersTimeout !== undefined) request.headersTimeout = o.headersTimeout;
+    if (o.bodyTimeout !== undefined) request.bodyTimeout = o.bodyTimeout;
     try {
-      dispatcher.dispatch(
-        {
-          origin: o.origin,
-          path: o.path,
-          method: o.method,
-          headers: o.headers,
-          ...(o.body === undefined ? {} : { body: o.body }),
-          ...(o.headersTimeout === undefined ? {} : { headersTimeout: o.headersTimeout }),
-          ...(o.bodyTimeout === undefined ? {} : { bodyTimeout: o.bodyTimeout }),
-        },
-        handler,
-      );
+      dispatcher.dispatch(request, handler);
     } catch (e) {
       finish();
-      reject(e instanceof Error ? e : new Error(String(e)));
+      const err = e instanceof Error ? e : new Error(String(e));
+      settle(() => failure(err));
     }
   });
 }

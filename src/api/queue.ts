@@ -5,11 +5,13 @@
  * `waitForJob` polls that endpoint with exponential backoff and jitter — the first poll
  * after 200 ms (a job takes time: a poll at once mostly finds it open, and costs a request
  * per job), then ×2 with equal jitter, capped at 5 s — and holds no concurrency slot while
- * it sleeps: each poll is an ordinary call.
+ * it sleeps: each poll is an ordinary call. The sleeps end on a shared 10 ms grid
+ * (poll-clock.ts): polls due together wake the process once.
  */
 import type { QueueKind } from "./route-def.js";
 import { JobFailedError, JobTimeoutError } from "./errors.js";
-import { sleep } from "./limit.js";
+import type { sleep } from "./limit.js";
+import { pollSleep } from "./poll-clock.js";
 import type { OperationId } from "./routes.js";
 import { findQueueId, isObject } from "./envelope.js";
 import { DEFAULT_PROFILE, DEFAULT_QUEUE_ID } from "./profile.js";
@@ -108,7 +110,7 @@ export async function waitForJob(
   deps: { random?: () => number; sleep?: typeof sleep } = {},
 ): Promise<JobStatus> {
   const random = deps.random ?? Math.random;
-  const pause = deps.sleep ?? sleep;
+  const pause = deps.sleep ?? pollSleep;
   const o = { ...DEFAULT_WAIT, ...options };
   const started = performance.now();
   let wait = o.pollStartMs;

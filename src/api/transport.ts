@@ -11,7 +11,7 @@
  * marked `permanent`: sending it again cannot help.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
-import { exchange, type ExchangeOptions } from "./exchange.js";
+import { exchangeWith, type Exchanged, type ExchangeOptions } from "./exchange.js";
 import { resolveNetwork, type NetworkSettings } from "./network.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
 
@@ -142,6 +142,26 @@ const timedOut = (req: WireRequest): WireFailure => ({
   message: `no answer within ${req.timeoutMs} ms`,
 });
 
+/** The exchange of one attempt: its origin, path, method, headers and body. */
+function optionsOf(req: WireRequest): ExchangeOptions {
+  const o: ExchangeOptions = {
+    origin: req.origin,
+    path: req.path,
+    method: req.method,
+    headers: req.headers,
+  };
+  if (req.body !== undefined) o.body = req.body;
+  return o;
+}
+
+/** An answer as the client reads it: the body parsed when it is JSON. */
+const answerOf = (x: Exchanged): WireResponse => ({
+  kind: "response",
+  status: x.status,
+  headers: x.headers,
+  body: parseBody(x.text, x.headers["content-type"]),
+});
+
 /** The keep-alive connection pool and single-attempt sender. */
 export class Transport {
   private readonly agent: Dispatcher;
@@ -175,23 +195,22 @@ export class Transport {
    * answer's headers within it of sending, each chunk of its body within it of the one
    * before; undici ticks them about once a second): no AbortController and timer per
    * request, which cost a quarter of a second of CPU at 27,000 requests. A shorter one
-   * bounds the whole exchange with a timer of its own.
+   * bounds the whole exchange with a timer of its own. The answer is read in the exchange's
+   * own handler: one promise per attempt.
    */
-  async send(req: WireRequest): Promise<WireOutcome> {
+  send(req: WireRequest): Promise<WireOutcome> {
     if (req.timeoutMs < COARSE_TIMEOUT_MS) return this.sendTimed(req);
-    try {
-      return await this.exchange(req, {
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-    } catch (e) {
+    const o: ExchangeOptions = optionsOf(req);
+    o.headersTimeout = req.timeoutMs;
+    o.bodyTimeout = req.timeoutMs;
+    if (req.signal) o.signal = req.signal;
+    return exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       const f = classifyFailure(e);
       if (f.code === "UND_ERR_HEADERS_TIMEOUT" || f.code === "UND_ERR_BODY_TIMEOUT")
         return timedOut(req);
-      return isTlsCertificateFailure(f.code) ? await this.tlsFailure(req.origin, f) : f;
-    }
+      return isTlsCertificateFailure(f.code) ? this.tlsFailure(req.origin, f) : f;
+    });
   }
 
   /** `send` with a timer and an AbortController of its own (short timeouts). */
@@ -201,7 +220,11 @@ export class Transport {
     const onCallerAbort = () => timer.abort();
     req.signal?.addEventListener("abort", onCallerAbort, { once: true });
     try {
-      return await this.exchange(req, { signal: timer.signal });
+      const o = optionsOf(req);
+      o.signal = timer.signal;
+      return await exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
+        throw e;
+      });
     } catch (e) {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       if (timer.signal.aborted) return timedOut(req);
@@ -211,27 +234,6 @@ export class Transport {
       clearTimeout(t);
       req.signal?.removeEventListener("abort", onCallerAbort);
     }
-  }
-
-  /** The request and its whole answer (a plain dispatch handler: exchange.ts). */
-  private async exchange(
-    req: WireRequest,
-    limits: Pick<ExchangeOptions, "signal" | "headersTimeout" | "bodyTimeout">,
-  ): Promise<WireResponse> {
-    const res = await exchange(this.agent, {
-      origin: req.origin,
-      path: req.path,
-      method: req.method,
-      headers: req.headers,
-      ...(req.body === undefined ? {} : { body: req.body }),
-      ...limits,
-    });
-    return {
-      kind: "response",
-      status: res.status,
-      headers: res.headers,
-      body: parseBody(res.text, res.headers["content-type"]),
-    };
   }
 
   async close(): Promise<void> {

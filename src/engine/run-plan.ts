@@ -113,7 +113,7 @@ function checkReferences(state: DesiredState, live: LiveRead, orgs: LiveOrganiza
 
 export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
   const started = performance.now();
-  const callsBefore = o.api.metrics.snapshot().calls;
+  const callsBefore = o.api.metrics.calls;
   const kinds = o.kinds ?? allKinds;
   const rc = o.rc ?? new ReadContext(o.api, o.facts);
   const scope = initialScope(o, kinds);
@@ -173,7 +173,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,
-      apiCalls: o.api.metrics.snapshot().calls - callsBefore,
+      apiCalls: o.api.metrics.calls - callsBefore,
       durationMs: Math.round(performance.now() - started),
     };
     const byKey = new Map<string, LiveObject>();
