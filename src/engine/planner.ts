@@ -150,6 +150,7 @@ export function buildPlan(input: PlanInput): Plan {
       }
     }
   }
+  blockDependents(entries);
   const selected =
     input.targets && input.targets.length > 0 ? selectTargets(entries, input.targets) : entries;
   const keep = new Set(selected.map((e) => e.key));
@@ -167,6 +168,29 @@ export function buildPlan(input: PlanInput): Plan {
     ...(input.targets && input.targets.length > 0 ? { targets: [...input.targets] } : {}),
     ...(scope ? { scope: [...scope].sort() } : {}),
   };
+}
+
+/**
+ * A create that needs an object whose own create is blocked cannot happen either: it is
+ * blocked too, naming the object it waits for — the plan never counts it as a create (a
+ * user refused for a taken e-mail has no git account or project access to create).
+ */
+export function blockDependents(entries: PlanEntry[]): void {
+  const root = new Map<string, PlanEntry>();
+  for (const e of entries) if (e.action === "blocked" && e.before === null) root.set(e.key, e);
+  for (let changed = root.size > 0; changed;) {
+    changed = false;
+    entries.forEach((e, i) => {
+      if (e.action !== "create") return;
+      const dep = e.dependsOn.find((d) => root.has(d));
+      if (dep === undefined) return;
+      const cause = root.get(dep)!;
+      const reason = `needs ${cause.key}, which is blocked (its entry says why)`;
+      entries[i] = { ...e, action: "blocked", blocked: { field: "dependsOn", reason }, reason };
+      root.set(e.key, cause);
+      changed = true;
+    });
+  }
 }
 
 function sourceOf(state: DesiredState, key: string): PlanEntry["source"] {

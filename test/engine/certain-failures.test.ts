@@ -49,6 +49,18 @@ describe("a create whose e-mail belongs to another live user", () => {
     expect(blocked.reason).toBe(
       "externalEmail Jane@Example.org belongs to user jdoe, and a username cannot be changed: to rename jdoe, keep metadata.name: jdoe; to add jane as another user, give it an e-mail no other user has (freeing jdoe's e-mail takes a support ticket)",
     );
+    // What needs jane is blocked with her, not planned as creates that cannot happen.
+    expect(
+      p.entries.filter((e) => e.key.includes("jane")).map((e) => `${e.action} ${e.key}`),
+    ).toEqual([
+      "blocked user/jane",
+      "blocked user/jane/service/git",
+      "blocked project/cf-rename/access/admins/user/jane",
+    ]);
+    expect(p.entries.find((e) => e.key === "user/jane/service/git")?.reason).toBe(
+      "needs user/jane, which is blocked (its entry says why)",
+    );
+    expect(p.summary).toMatchObject({ create: 1, blocked: 3 });
     // Apply what else the plan holds: nothing for jane (nor her git account, her access).
     const entries = p.entries.filter((e) => !e.key.startsWith("project/"));
     const before = f.server.requestLog.length;
@@ -62,10 +74,8 @@ describe("a create whose e-mail belongs to another live user", () => {
     });
     const writes = f.server.requestLog.slice(before).filter((l) => l.method !== "GET");
     expect(writes).toEqual([]);
-    expect(r.summary).toMatchObject({ done: 0, failed: 0, blocked: 1 });
-    expect(events.filter((e) => e.type === "action-skipped").map((e) => e.key)).toEqual([
-      "user/jane/service/git",
-    ]);
+    expect(r.summary).toMatchObject({ done: 0, failed: 0, blocked: 2 });
+    expect(events.filter((e) => e.type === "action-skipped")).toEqual([]);
   });
 
   it("is a plain create when no other user has the e-mail, and no change for the user who has it", async () => {
