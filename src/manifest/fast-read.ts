@@ -34,11 +34,12 @@ export { MAX_DEPTH } from "./yaml-rules.js";
 /**
  * Text the two readers do not read alike, found by the differential test: merge keys (`<<`),
  * a byte order mark, tabs in indentation (the full reader refuses more of them), document
- * end markers (documents are counted differently around them) and indented document markers
- * (js-yaml takes them as markers, the full reader as text).
+ * end markers (documents are counted differently around them), indented document markers
+ * (js-yaml takes them as markers, the full reader as text) and a line starting with `%` (a
+ * directive: js-yaml passes over an unknown one in silence, the full reader warns).
  */
 const DECLINED_TEXT =
-  /<<|\ufeff|^[ ]*\t|^\.\.\.(?:[ \t\r\n]|$)|^[ \t]+(?:---|\.\.\.)(?:[ \t\r\n]|$)/m;
+  /<<|\ufeff|^[ ]*\t|^\.\.\.(?:[ \t\r\n]|$)|^[ \t]+(?:---|\.\.\.)(?:[ \t\r\n]|$)|^%/m;
 
 /** A document start marker at the start of a line. */
 const MARKER = /^---(?=[ \t\r\n]|$)/gm;

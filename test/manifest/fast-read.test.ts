@@ -168,6 +168,11 @@ describe("loading gives the same result by either reader", () => {
     );
   });
 
+  it("a directive line (found by the random text above): both readers warn alike", () => {
+    same([text("bits.yaml", "%apiVersion: phctl/v1\r\n---\n")]);
+    same([text("bits.yaml", "%YAML 1.2\n---\napiVersion: phctl/v1\nkind: Team\n")]);
+  });
+
   it("textual mutations of the examples", () => {
     const examples = exampleFiles();
     fc.assert(
