@@ -1,6 +1,7 @@
 /** A valid Project document → ProjectState (access, git, artifacts), recording sources. */
-import { AccessLevels, RepoStatus, Tristate } from "../api/schemas.js";
+import { AccessLevels } from "../api/schemas.js";
 import type { ValidDoc } from "./check.js";
+import { DeclaredRepository, word } from "./declared-repository.js";
 import * as K from "./keys.js";
 import { byKey, isProtected, sortedSet, type References, type SourceMap } from "./collect.js";
 import type { FieldPath } from "./positions.js";
@@ -9,62 +10,15 @@ import { DEFAULTS } from "./schema/common.js";
 import type {
   AccessList,
   ArtifactRepoState,
-  CommitBlockerState,
   GitState,
   ManifestConfig,
   MirrorState,
   ProjectAccess,
   ProjectState,
   RepositoryState,
-  Source,
 } from "./types.js";
 
 type ProjectDoc = ValidDoc<"Project">;
-
-/**
- * A declared repository whose source is kept as three fields and made into a Source when
- * asked for: 32 bytes less a repository than a Source object each (100,000s of them).
- */
-class DeclaredRepository implements RepositoryState {
-  declare forkFrom?: string;
-  declare forkFromKey?: string;
-  declare commitBlocker?: CommitBlockerState;
-  declare bundle?: Exclude<RepositoryState["bundle"], undefined>;
-  readonly #file: string;
-  readonly #line: number;
-  readonly #column: number;
-
-  constructor(
-    public key: string,
-    public name: string,
-    public subgroup: string,
-    public issueTracking: RepositoryState["issueTracking"],
-    public mergeRequests: RepositoryState["mergeRequests"],
-    public requiresDCO: boolean,
-    public enableLFS: boolean,
-    public enableForking: boolean,
-    public status: RepositoryState["status"],
-    public persistentStorage: boolean,
-    at: Source,
-  ) {
-    this.#file = at.file;
-    this.#line = at.line;
-    this.#column = at.column;
-  }
-
-  get source(): Source {
-    return { file: this.#file, line: this.#line, column: this.#column };
-  }
-}
-
-/**
- * One string per enum word for every repository: each parsed value is a copy of its own
- * (24 bytes a field at 100,000s of repositories).
- */
-const WORDS = new Map(
-  [...(Tristate.enum as string[]), ...(RepoStatus.enum as string[])].map((w) => [w, w]),
-);
-const word = <T extends string>(v: T): T => (WORDS.get(v) as T | undefined) ?? v;
 
 interface Context {
   sources: SourceMap;
