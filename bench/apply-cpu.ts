@@ -29,6 +29,7 @@ import { join, resolve } from "node:path";
 import { generate, SIZES, writeOrganization, type Size } from "./generate.js";
 import { bestLines, HEADER, rowLine, writeSection, type CpuRow } from "./apply-cpu-report.js";
 import { machine } from "./report.js";
+import { serve } from "./serve.js";
 
 const TOKEN = "bench-cpu-token-5e1a";
 const RESULTS = join(import.meta.dirname, "results.md");
@@ -155,24 +156,6 @@ interface Usage {
   forced: number;
 }
 
-async function serve(main: string, o: ReturnType<typeof flags>) {
-  const args = [main, "serve", "--port", "0", "--token", `${TOKEN}:system-admin:acme`];
-  args.push("--latency", String(o.latency), "--queue-delay", String(o.queueDelay));
-  // The request log counts the calls each build makes (they must not differ).
-  args.push("--control", "--request-log", "1000000");
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = "";
-    child.stdout.on("data", (b: Buffer) => {
-      out += b.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) ok(m[1]);
-    });
-    child.on("exit", () => fail(new Error(`serve exited: ${out}`)));
-  });
-  return { url, child };
-}
-
 function run(args: string[], env: Record<string, string>, cwd: string) {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
@@ -210,7 +193,12 @@ async function main() {
   const callShapes = new Map<string, string>();
   for (let r = 0; r < o.runs; r++) {
     for (const m of o.mains) {
-      const { url, child } = await serve(server, o);
+      const { url, child } = await serve({
+        main: server,
+        token: TOKEN,
+        latency: o.latency,
+        queueDelay: o.queueDelay,
+      });
       const cwd = join(work, `run-${m.label}-${r}`);
       const exitFile = join(work, "exit.json");
       rmSync(exitFile, { force: true });

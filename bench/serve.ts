@@ -19,11 +19,13 @@ export interface ServeOptions {
   latency: number;
   queueDelay?: number;
   seedFile?: string;
+  /** The build that serves (default this tree's dist/cli/main.js). */
+  main?: string;
 }
 
 /** Start the built reference server on a free loopback port; resolves to its URL. */
 export async function serve(o: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const args = [MAIN, "serve", "--port", "0", "--token", `${o.token}:system-admin:acme`];
+  const args = [o.main ?? MAIN, "serve", "--port", "0", "--token", `${o.token}:system-admin:acme`];
   // API calls are counted from the request log: on, and large enough for a size-L run.
   args.push("--control", "--request-log", String(BENCH_REQUEST_LOG_SIZE));
   args.push("--latency", String(o.latency));

@@ -3,7 +3,7 @@
  * indentation, one-line scalars and flow collections, comments, `---` between documents and
  * at the end — read line by line into values and the packed events js-yaml would give
  * (fast-events.ts), with no object per event. js-yaml's parser keeps an object per event, ten
- * times the file in memory at 760,000 repositories; this keeps the values and 12 bytes an
+ * times the file in memory at 760,000 repositories; this keeps the values and 9 bytes an
  * event. Anything else declines (fast-read.ts then asks js-yaml): block scalars, multi-line
  * scalars, anchors, tags, escapes, nesting past MAX_DEPTH, anything it does not expect.
  * test/manifest/line-read-scale.test.ts holds it to js-yaml's events and values.
@@ -16,7 +16,6 @@ import {
   DECLINE,
   inlineValue,
   quoted,
-  plain,
   type BlockKey,
   type LineContext,
 } from "./line-scalars.js";
@@ -24,6 +23,8 @@ import { MAX_DEPTH, NON_STRING_PLAIN } from "./yaml-rules.js";
 
 const { DOCUMENT, SEQUENCE, MAPPING, POP } = EVENT_ID;
 const EMPTY = scalarMeta(SCALAR_STYLE.PLAIN, false);
+/** A plain key: verbatim text. */
+const KEY = scalarMeta(SCALAR_STYLE.PLAIN, true);
 
 /** Text the line reader leaves to js-yaml whatever the structure: tabs, lone CRs, unusual characters. */
 const UNREAD =
@@ -107,7 +108,7 @@ class LineReader implements LineContext {
       if (k.end - k.start > 1000) decline();
       if (text[k.start] === "'" || text[k.start] === '"') name = quoted(this, k.start, k.end);
       else if (NON_STRING_PLAIN.test(k.text)) decline();
-      else plain(this, k.start, k.end);
+      else out.push(KEY, k.start, k.end); // its text is the key: no copy, no lookup
       if (typeof name !== "string" || name === "__proto__" || Object.hasOwn(map, name)) decline();
       map[name] = this.valueAfter(k.after, column);
       if (this.kind !== "content" || this.indent < column) break;

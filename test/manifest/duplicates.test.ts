@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eachDuplicate } from "../../src/manifest/rules/duplicates.js";
+import { fcRuns } from "./helpers.js";
 
 /** The reference: a Map from identity to its first index. */
 function byMap(items: readonly [string, string][]): [number, number][] {
@@ -34,7 +35,7 @@ describe("eachDuplicate", () => {
       fc.property(fc.array(fc.tuple(word, word), { maxLength: 200 }), (items) => {
         expect(found(items)).toEqual(byMap(items));
       }),
-      { numRuns: Number(process.env.PHCTL_FC_RUNS ?? 200) },
+      { numRuns: fcRuns(200) },
     );
   });
 

@@ -16,6 +16,7 @@ import type { FieldPath } from "../../src/manifest/positions.js";
 import {
   CASES,
   exampleFiles,
+  fcRuns,
   mutateText,
   text,
   textMutation,
@@ -24,7 +25,7 @@ import {
   yamlTree,
 } from "./helpers.js";
 
-const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
+const RUNS = fcRuns(150);
 
 /** Every path of a value, and one step past each leaf (a path deeper than the document). */
 function paths(v: unknown, prefix: (string | number)[] = []): FieldPath[] {

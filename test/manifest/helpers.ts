@@ -6,6 +6,9 @@ import { formatDiagnostic, formatSummary, summarize } from "../../src/manifest/d
 import type { ManifestInput } from "../../src/manifest/load.js";
 import type { DesiredState, LoadResult } from "../../src/manifest/types.js";
 
+/** fast-check runs per property: PHCTL_FC_RUNS, else the file's own default. */
+export const fcRuns = (dflt: number) => Number(process.env.PHCTL_FC_RUNS ?? dflt);
+
 export const CASES = "test/fixtures/manifests/cases";
 export const GOLDEN = "test/golden/manifest";
 export const EXAMPLES = "examples";

@@ -15,6 +15,7 @@ import { readLines } from "../../src/manifest/line-read.js";
 import {
   CASES,
   exampleFiles,
+  fcRuns,
   mutateText,
   textMutation,
   YAML_BITS,
@@ -22,7 +23,7 @@ import {
   yamlTree,
 } from "./helpers.js";
 
-const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
+const RUNS = fcRuns(150);
 
 /** Whether the line reader reads `text`; if it does, exactly as js-yaml does. */
 function readsLikeJsYaml(text: string): boolean {

@@ -12,9 +12,9 @@ import { MAX_DEPTH, readFast } from "../../src/manifest/fast-read.js";
 import { loadManifestTexts } from "../../src/manifest/load.js";
 import { parseYamlText, readerCounts } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
-import { exampleFiles, text, yamlDocuments, yamlTree } from "./helpers.js";
+import { exampleFiles, fcRuns, text, yamlDocuments, yamlTree } from "./helpers.js";
 
-const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 100);
+const RUNS = fcRuns(100);
 
 /** Every path of a value, and one past each leaf. */
 function paths(v: unknown, prefix: (string | number)[] = []): FieldPath[] {

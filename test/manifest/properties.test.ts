@@ -13,6 +13,7 @@ import { loadManifestTexts, type ManifestInput } from "../../src/manifest/load.j
 import type { LoadResult } from "../../src/manifest/types.js";
 import {
   exampleFiles,
+  fcRuns,
   mutateText,
   text,
   textMutation,
@@ -20,7 +21,7 @@ import {
   YAML_BITS,
 } from "./helpers.js";
 
-const RUNS = Number(process.env.PHCTL_FC_RUNS ?? 150);
+const RUNS = fcRuns(150);
 /** Generous on a shared 2-core machine; a hang or an exponential blow-up is far above it. */
 const BUDGET_MS = 2_000;
 
