@@ -19,6 +19,10 @@ export interface CpuRow {
   wallMs: number;
   /** `uptime`'s load averages before → after the run. */
   load: string;
+  /** CPU of the process's other threads (V8's compiler and GC helpers), ms: part of cpuMs. */
+  threadsMs?: number;
+  /** `--floor`: CPU of the bare HTTP exchange of as many calls (undici alone), ms. */
+  floorMs?: number;
 }
 
 export interface CpuTable {
@@ -34,12 +38,14 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const per = (ms: number, n: number) => `${(ms / n).toFixed(3)} ms`;
 
 export const HEADER = [
-  "| build | actions | CPU / action | CPU in all | walk CPU / action | before the walk | after the walk | peak RSS | wall | load before → after |",
-  "| ----- | ------: | -----------: | ---------: | ----------------: | --------------: | -------------: | -------: | ---: | ------------------- |",
+  "| build | actions | CPU / action | CPU in all | walk CPU / action | before the walk | after the walk | V8 threads | bare HTTP / action | peak RSS | wall | load before → after |",
+  "| ----- | ------: | -----------: | ---------: | ----------------: | --------------: | -------------: | ---------: | -----------------: | -------: | ---: | ------------------- |",
 ];
 
+const opt = (ms: number | undefined, f: (ms: number) => string) => (ms === undefined ? "–" : f(ms));
+
 export function rowLine(r: CpuRow): string {
-  return `| ${r.build} | ${r.actions.toLocaleString("en-US")} | ${per(r.cpuMs, r.actions)} | ${s(r.cpuMs)} | ${per(r.walkMs, r.actions)} | ${s(r.beforeMs)} | ${s(r.afterMs)} | ${Math.round(r.rssMB)} MB | ${s(r.wallMs)} | ${r.load} |`;
+  return `| ${r.build} | ${r.actions.toLocaleString("en-US")} | ${per(r.cpuMs, r.actions)} | ${s(r.cpuMs)} | ${per(r.walkMs, r.actions)} | ${s(r.beforeMs)} | ${s(r.afterMs)} | ${opt(r.threadsMs, s)} | ${opt(r.floorMs, (ms) => per(ms, r.actions))} | ${Math.round(r.rssMB)} MB | ${s(r.wallMs)} | ${r.load} |`;
 }
 
 /** Per build: the best CPU per action and the lowest peak RSS of its runs. */
@@ -56,24 +62,15 @@ export function bestLines(rows: readonly CpuRow[]): string[] {
 const BEGIN = "<!-- begin apply-cpu -->";
 const END = "<!-- end apply-cpu -->";
 
-function section(tables: readonly CpuTable[]): string {
-  const out = [
-    BEGIN,
-    `<!-- data ${JSON.stringify(tables)} -->`,
-    "",
-    "## Apply CPU and memory",
-    "",
-    "Apply from empty: `phctl --json apply DIR --auto-approve --concurrency 16` against a fresh `phctl serve --queue-delay 200 --latency L` in its own process (`bench/apply-cpu.ts`). CPU is the phctl process's (user + system, `process.resourceUsage()`), split at `apply-started` and at the last `action-done`: before the walk = start, loading, the plan, the rails; after = the verification (a re-read of everything touched) and exit. Peak RSS = `maxRSS`. Targets at size M: ≤ 0.3 ms CPU per action, ≤ 300 MB peak RSS. Builds of one table ran interleaved in one run of the benchmark; compare them within a table (other work on the machine inflates every build's CPU alike). Builds: `before` = the commit the session started from (fab99e3), `after` = a2ddc6e (it with the apply work below but the last item), `now` = a2ddc6e with the last item (the answers read by a plain handler, the JSON lines written in batches) and nothing else.",
-    "",
-    "Where the CPU and the memory went (`node --cpu-prof`, heap snapshots, a sampling allocation profile of the apply process at M):",
-    "",
-    "- The verification re-planned the 18,050 touched keys as `--target`s: each was matched against every declared key (`targetScope`, keys²): 9–11 s of the 15 s. It now plans the touched keys' top-level objects as a scope (the same reads) — 1.0 s.",
-    "- The journal dropped a done action's jobs by scanning every job in flight, allocating an entry per job: 1.6 GB of the 2.8 GB allocated. Jobs are indexed by action now; lines whose loss costs nothing (an action done or failed, a job ended) are written in batches every 50 ms instead of one `writeSync` each; a job's id and a welcome mail still go to disk before anything waits.",
-    "- Peak RSS followed the actions started and not finished: every ready node started at once (9,000 suspended call chains of ~7 KB at M, promoted to the old generation). The walk now starts ready nodes while fewer than 4 × the concurrency are running (those waiting on a queued job not counted): the slots stay as busy (16 of 16 requests in flight on average either way) — 390 → 220 MB. With fewer requests queued, a queued job's first status poll no longer waited behind thousands of creates: polled at once it found the job open and was sent again, so the first poll now comes after 200 ms (1 status read per job, as before).",
-    "- Per request: undici's own timers bound long timeouts (no AbortController and timer per request); latency is measured from send to answer.",
-    "- Per answer and per event: undici's `request()` made a Readable stream and an async resource per answer, read back with `body.text()`; a plain `dispatch()` handler now gathers the chunks (exchange.ts: the same headers, text and errors). With `--json`, apply's lines were one redaction and one `write` each; they now go out in batches every 50 ms (before the confirmation and at exit at once). Together, measured in one run: 0.247 → 0.220 ms per action at latency 0, 0.408–0.426 → 0.351–0.352 ms at latency 20.",
-    "- Left: at latency 20 the process wakes once per answer (41,000 context switches against 12,000 at latency 0), and each wake costs more (cold caches, one event-loop turn, a read and a write syscall per request: in the profile, the sockets' `writev`/`write` of the requests are over a quarter of the non-idle time, no function of phctl's stands out): 0.3 ms per action is met at latency 0, not yet at 20 (0.35 ms).",
-  ];
+/** The section's opening words when the file has none yet; later runs keep the file's. */
+const FIRST_PROSE = [
+  "## Apply CPU and memory",
+  "",
+  "Apply from empty: `phctl --json apply DIR --auto-approve --concurrency 16` against a fresh `phctl serve --queue-delay 200 --latency L` in its own process (`bench/apply-cpu.ts`). CPU is the phctl process's (user + system, all threads), split at `apply-started` and at the last `action-done`. Targets at size M: ≤ 0.3 ms CPU per action, ≤ 300 MB peak RSS.",
+];
+
+function section(tables: readonly CpuTable[], prose: readonly string[]): string {
+  const out = [BEGIN, `<!-- data ${JSON.stringify(tables)} -->`, "", ...prose];
   for (const t of [...tables].sort((a, b) => a.key.localeCompare(b.key))) {
     out.push("", `### ${t.setup}`, "", ...HEADER, ...t.rows.map(rowLine), "");
     for (const l of bestLines(t.rows)) out.push(`- ${l}`);
@@ -94,7 +91,18 @@ export function writeSection(file: string, table: CpuTable): void {
     if (data) tables = JSON.parse(data) as CpuTable[];
   }
   tables = [...tables.filter((t) => t.key !== table.key), table];
-  const body = section(tables);
+  // The words above the tables are the file's (edited by hand as findings come): kept.
+  const old = at >= 0 && end > at ? text.slice(at, end) : "";
+  const from = old.indexOf("## Apply CPU and memory");
+  const to = old.indexOf("\n### ", from);
+  const prose =
+    from >= 0
+      ? old
+          .slice(from, to < 0 ? undefined : to)
+          .trimEnd()
+          .split("\n")
+      : FIRST_PROSE;
+  const body = section(tables, prose);
   const next =
     at >= 0 && end > at
       ? text.slice(0, at) + body + text.slice(end + END.length)

@@ -7,6 +7,9 @@
  *   … -- --size M --cpu-prof /tmp/prof     # node --cpu-prof of the apply process, per run
  *
  * Flags: --size S|M|L (M), --latency MS (0), --queue-delay MS (200), --concurrency N (16),
+ * --floor (after each build's run, the bare HTTP exchange of as many calls at the same
+ * latency and concurrency: undici alone, bench/http-floor-child.js — what phctl adds is
+ * the rest),
  * --runs N (1; builds interleaved A B A B so that machine load falls on both alike),
  * --main [LABEL=]FILE (repeatable; default dist/cli/main.js), --server FILE (the build that
  * serves; default the first --main), --cpu-prof DIR, --write (the size and latency's table
@@ -45,6 +48,7 @@ function flags(argv: string[]) {
     server: undefined as string | undefined,
     cpuProf: undefined as string | undefined,
     write: false,
+    floor: false,
   };
   const num = (flag: string, v: string | undefined) => {
     const x = Number(v);
@@ -54,8 +58,8 @@ function flags(argv: string[]) {
   };
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
-    if (flag === "--write") {
-      o.write = true;
+    if (flag === "--write" || flag === "--floor") {
+      o[flag === "--write" ? "write" : "floor"] = true;
       i--;
       continue;
     }
@@ -133,12 +137,29 @@ process.stdout.write = (chunk, ...rest) => {
     if (++done === total) marks.lastDone = cpu();
   return write(chunk, ...rest);
 };
+/** CPU of the threads other than the main one (V8's compiler and GC helpers), ms; Linux. */
+const otherThreads = () => {
+  try {
+    const fs = require("node:fs");
+    let ticks = 0;
+    for (const t of fs.readdirSync("/proc/self/task")) {
+      if (Number(t) === process.pid) continue;
+      const stat = fs.readFileSync("/proc/self/task/" + t + "/stat", "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+    }
+    return (ticks * 1000) / 100; // USER_HZ
+  } catch {
+    return undefined;
+  }
+};
 process.on("exit", () => {
   const u = process.resourceUsage();
+  const threadsMs = otherThreads();
   writeFileSync(process.env.BENCH_EXIT_FILE, JSON.stringify({
     maxRssKB: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, ...marks,
     userMs: u.userCPUTime / 1000, systemMs: u.systemCPUTime / 1000,
-    switches: u.voluntaryContextSwitches, forced: u.involuntaryContextSwitches,
+    switches: u.voluntaryContextSwitches, forced: u.involuntaryContextSwitches, threadsMs,
   }));
 });
 `;
@@ -154,6 +175,8 @@ interface Usage {
   /** Voluntary and involuntary context switches. */
   switches: number;
   forced: number;
+  /** CPU of the other threads, ms (undefined where /proc is not there). */
+  threadsMs?: number;
 }
 
 function run(args: string[], env: Record<string, string>, cwd: string) {
@@ -170,6 +193,21 @@ function run(args: string[], env: Record<string, string>, cwd: string) {
   return new Promise<{ code: number | null; out: string; err: string; wallMs: number }>((ok) =>
     child.on("close", (code) => ok({ code, out, err, wallMs: performance.now() - started })),
   );
+}
+
+/** The bare HTTP exchange of `calls` requests at this run's latency and concurrency: CPU, ms. */
+async function floor(main: string, o: { latency: number; concurrency: number }, calls: number) {
+  const { url, child } = await serve({ main, token: TOKEN, latency: o.latency });
+  try {
+    const script = join(import.meta.dirname, "http-floor-child.js");
+    const args = [script, url, TOKEN, String(calls), String(o.concurrency)];
+    const res = await run(args, {}, import.meta.dirname);
+    if (res.code !== 0)
+      throw new Error(`http-floor-child exited ${res.code}: ${res.err.slice(0, 2000)}`);
+    return (JSON.parse(res.out) as { cpuMs: number }).cpuMs;
+  } finally {
+    child.kill();
+  }
 }
 
 const load = () =>
@@ -229,7 +267,9 @@ async function main() {
         rssMB: u.maxRssKB / 1024,
         wallMs: res.wallMs,
         load: `${loadBefore} → ${load()}`,
+        ...(u.threadsMs !== undefined ? { threadsMs: u.threadsMs } : {}),
       };
+      if (o.floor) row.floorMs = await floor(server, o, made.total);
       rows.push(row);
       console.log(rowLine(row));
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
