@@ -7,7 +7,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { rowLine, writeSection, type CpuRow, type CpuTable } from "../../bench/apply-cpu-report.js";
+import {
+  bestLines,
+  rowLine,
+  writeSection,
+  type CpuRow,
+  type CpuTable,
+} from "../../bench/apply-cpu-report.js";
 
 const row = (build: string, cpuMs: number, extra: Partial<CpuRow> = {}): CpuRow => ({
   build,
@@ -49,6 +55,18 @@ describe("apply-cpu section of results.md", () => {
       "| 0.300 ms | 0.30 s | 0.100 ms | 0.10 s | 0.10 s | 0.12 s | 0.050 ms | 150 MB |",
     );
     expect(rowLine(row("old", 900))).toContain("| 0.10 s | – | – | 150 MB |");
+  });
+
+  it("the best line says what a build costs above the bare HTTP exchange of its calls", () => {
+    const rows = [
+      row("now", 380, { floorMs: 100 }),
+      row("now", 370, { floorMs: 110 }),
+      row("old", 900),
+    ];
+    expect(bestLines(rows)).toEqual([
+      "now: best 0.370 ms CPU per action (0.260–0.280 ms above the bare HTTP exchange of its calls), peak RSS 150 MB (2 runs)",
+      "old: best 0.900 ms CPU per action, peak RSS 150 MB (1 run)",
+    ]);
   });
 
   it("a first run writes the section with its opening words", () => {
