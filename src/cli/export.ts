@@ -1,9 +1,11 @@
 /**
  * `phctl export --organization ORG [--out DIR]`: write manifests from live state — customer
  * organizations, users, teams and projects of one organization (or only the objects
- * `--only` names), with a phctl.yaml that prunes nothing — so that
+ * `--only` names), with a phctl.yaml that prunes nothing (and names a copy of the API
+ * profile the export read through, if any) — so that
  * adopting phctl is one command and `phctl plan` right after shows no changes.
  */
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import type { GlobalOptions } from "./config.js";
@@ -78,6 +80,11 @@ Examples:
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const { clientReadProgress } = await import("../render/read-progress.js");
       const connection = await connect(global, { organization: o.organization });
+      // The profile the client reads through (checked by connect) goes into the export: a
+      // plan of the directory must read the service as the export did.
+      const { apiProfileFile } = await import("./api-profile.js");
+      const profileFile = apiProfileFile(global.apiProfile, undefined);
+      const apiProfile = profileFile !== undefined ? readFileSync(profileFile, "utf8") : undefined;
       let result;
       try {
         const api = connection.client;
@@ -94,6 +101,7 @@ Examples:
             split,
             ...(o.projects !== undefined ? { projects: o.projects } : {}),
             ...(o.only !== undefined ? { only: o.only } : {}),
+            ...(apiProfile !== undefined ? { apiProfile } : {}),
           }),
         );
       } finally {

@@ -18,6 +18,8 @@ export interface ExportOptions {
   /** Keys or globs of the top-level objects to export (`project/tf-a`, `user/*`). */
   only?: readonly string[];
   split?: Split;
+  /** The text of the API profile the client reads through: written beside phctl.yaml. */
+  apiProfile?: string;
 }
 
 /** What an export produced, for the CLI's summary and `--format json`. */
@@ -47,6 +49,7 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
       organization: snapshot.organization,
       parent: snapshot.parent,
       split: o.split ?? "per-project",
+      ...(o.apiProfile !== undefined ? { apiProfile: o.apiProfile } : {}),
     }),
     counts: {
       organizations: docs.organizations.length,

@@ -3,7 +3,9 @@
  * organizations.yaml, users.yaml, teams.yaml and projects/<slug>.yaml; `per-kind`:
  * organizations.yaml, users.yaml, teams.yaml, projects.yaml (each only when not empty). Both
  * add phctl.yaml and the JSON Schemas under schemas/, so the directory is a complete config
- * repository and editors find the schemas by the relative `$schema` line of each file.
+ * repository and editors find the schemas by the relative `$schema` line of each file; and
+ * the API profile the export read through, as api-profile.yaml named by phctl.yaml (a plan
+ * of the directory must read the service as the export did).
  */
 import { renderSchema } from "../manifest/schema/index.js";
 import type { ExportDocument, ExportDocuments } from "./documents.js";
@@ -15,8 +17,8 @@ export type Split = (typeof SPLITS)[number];
 /** One file to write: path relative to the output directory (`/`-separated). */
 export interface ExportFile {
   path: string;
-  /** What it holds: `config`, `schema`, or the manifest kind. */
-  holds: "config" | "schema" | "Organization" | "User" | "Team" | "Project";
+  /** What it holds: `config`, `schema`, `api-profile`, or the manifest kind. */
+  holds: "config" | "schema" | "api-profile" | "Organization" | "User" | "Team" | "Project";
   /** Names of the documents in it (empty for config and schemas). */
   names: string[];
   text: string;
@@ -24,6 +26,8 @@ export interface ExportFile {
 
 const MANIFEST_SCHEMA = "schemas/manifest.schema.json";
 const CONFIG_SCHEMA = "schemas/config.schema.json";
+/** Where the API profile goes, beside phctl.yaml. */
+export const API_PROFILE_FILE = "api-profile.yaml";
 
 /** `../` once per directory level of `path`, then `target`. */
 export function relativeTo(path: string, target: string): string {
@@ -48,15 +52,28 @@ function manifest(
 /** Every file of the export, sorted by path. */
 export function layout(
   docs: ExportDocuments,
-  o: { organization: string; parent: string; split: Split },
+  o: {
+    organization: string;
+    parent: string;
+    split: Split;
+    /** The text of the API profile the export read through, if any. */
+    apiProfile?: string;
+  },
 ): ExportFile[] {
   const files: ExportFile[] = [
     {
       path: "phctl.yaml",
       holds: "config",
       names: [],
-      text: configFile(CONFIG_SCHEMA, o.parent),
+      text: configFile(
+        CONFIG_SCHEMA,
+        o.parent,
+        o.apiProfile !== undefined ? API_PROFILE_FILE : undefined,
+      ),
     },
+    ...(o.apiProfile !== undefined
+      ? [{ path: API_PROFILE_FILE, holds: "api-profile" as const, names: [], text: o.apiProfile }]
+      : []),
     {
       path: MANIFEST_SCHEMA,
       holds: "schema",

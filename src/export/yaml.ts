@@ -70,12 +70,20 @@ export function manifestFile(
   return `${head}\n${docs.map(renderDocument).join(`---\n${modeline(schemaPath)}\n`)}`;
 }
 
-/** phctl.yaml: the parent organization, and nothing pruned (adoption must never delete). */
-export function configFile(schemaPath: string, organization: string): string {
+/**
+ * phctl.yaml: the parent organization, the API profile the export read through (a path
+ * beside it), and nothing pruned (adoption must never delete).
+ */
+export function configFile(schemaPath: string, organization: string, apiProfile?: string): string {
   return [
     modeline(schemaPath),
     "# Written by phctl export. Nothing is pruned: adopting an organization must never delete.",
     `organization: ${organization} # the token's parent organization`,
+    ...(apiProfile !== undefined
+      ? [
+          `apiProfile: ${apiProfile} # how the service differs from phctl's route table (export read with it)`,
+        ]
+      : []),
     "prune:",
     "  groups: false",
     "  subgroups: false",

@@ -4,7 +4,8 @@
  * and paging parameters, the job id in `jobId`, other methods and paths for several
  * writes). Without the profile, plan, apply and export stop with exit 1 naming the
  * operation and the field, and nothing is written; with it (flag or phctl.yaml), apply
- * converges and plan shows no changes.
+ * converges and plan shows no changes; an export made with it carries it (api-profile.yaml,
+ * named by the exported phctl.yaml), so a plan of the export needs no flag.
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -102,6 +103,32 @@ describe("with the profile", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Exported 5 users, 2 teams and 3 projects of acme/);
+  });
+
+  it("the exported directory carries the profile: validate and plan read it without the flag", async () => {
+    const out = join(dir, "exported-for-plan");
+    const r = await phctl(
+      ["--api-profile", profile, "export", "--organization", "acme", "--out", out],
+      env,
+      dir,
+    );
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(out, "api-profile.yaml"), "utf8")).toBe(readFileSync(profile, "utf8"));
+    expect(readFileSync(join(out, "phctl.yaml"), "utf8")).toMatch(
+      /^apiProfile: api-profile\.yaml /m,
+    );
+    const before = writes().length;
+    // From another directory, no flag: only the exported phctl.yaml names the profile.
+    const [validate, plan] = await Promise.all([
+      phctl(["validate", out], env, tmpdir()),
+      phctl(["plan", out, "--detailed-exitcode"], env, tmpdir()),
+    ]);
+    expect(validate.stderr).toBe("");
+    expect(validate.code).toBe(0);
+    expect(plan.stderr).toBe("");
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/No changes\. Live state matches the manifests\./);
+    expect(writes().length).toBe(before);
   });
 });
 
