@@ -16,6 +16,7 @@ import {
   readErrorBody,
   type RequestTarget,
 } from "./errors.js";
+import { foreignAnswer } from "./foreign-answer.js";
 import type { FlowControl } from "./limit.js";
 import { sleep } from "./limit.js";
 import type { Metrics } from "./metrics.js";
@@ -207,6 +208,16 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
       if (outcome === undefined) continue;
       attempts++;
       const trouble = d.gate.record(outcome, req.cls);
+      const foreign = outcome.kind === "response" ? foreignAnswer(outcome, req.api) : undefined;
+      if (foreign !== undefined) {
+        const status = outcome.kind === "response" ? outcome.status : 0;
+        d.onEvent?.({ type: "done", target: req.target, status, attempts, ms: end(false) });
+        const init = { target: req.target, api: req.api, status, serverMessage: foreign, attempts };
+        // A write may still have landed (a 303 after a create): re-read before anything else.
+        throw req.cls.idempotent
+          ? new ApiError({ ...init, code: "NOT_THE_API" })
+          : new AmbiguousRequestError(init);
+      }
       if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
         d.budget.success();
         const ms = end(true);

@@ -91,6 +91,15 @@ export function firstCallChecks(apiUrl: string, a: Answer | Refusal): Check[] {
         detail: `not reachable: ${e?.serverMessage ?? a.error.message}`,
       },
     ];
+  // A redirect or an HTML page: something answers at this address, but not the API.
+  if (e?.code === "NOT_THE_API")
+    return [
+      {
+        name: "URL",
+        status: "fail",
+        detail: `${apiUrl} answers (${a.status} in ${ms(a.ms)}), but not as the API: ${e.serverMessage}`,
+      },
+    ];
   const url: Check = {
     name: "URL",
     status: "ok",
