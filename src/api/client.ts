@@ -63,7 +63,7 @@ import {
 } from "./profile.js";
 import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
-import type { OutageError } from "./errors.js";
+import type { ApiError, OutageError } from "./errors.js";
 import { OutageGate } from "./outage.js";
 import { Transport } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
@@ -125,6 +125,7 @@ export class ApiClient {
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #profile: ApiProfile;
   readonly #flow: FlowControl;
+  #refused: ApiError | undefined;
 
   constructor(o: ClientOptions) {
     this.#profile = o.profile ?? DEFAULT_PROFILE;
@@ -178,6 +179,7 @@ export class ApiClient {
       userAgent: o.userAgent ?? "phctl/0.1.0",
       random,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      onRefused: (e) => (this.#refused ??= e),
     };
     this.#wait = o.wait ?? {};
     this.ops = buildMethods((op, ...args) => this.call(op, ...(args as ArgsOf<typeof op>)));
@@ -376,6 +378,14 @@ export class ApiClient {
    */
   get outage(): OutageError | undefined {
     return this.#gate.error;
+  }
+
+  /**
+   * The first call the service answered 401 (the token expired or was revoked), or undefined:
+   * every later call would be refused too, so a caller should stop starting new work.
+   */
+  get refused(): ApiError | undefined {
+    return this.#refused;
   }
 
   /** True while the outage gate is closed (calls are paused, a probe is checking). */

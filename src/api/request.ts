@@ -81,6 +81,8 @@ export interface RequestDeps {
   userAgent: string;
   random: () => number;
   onEvent?: (e: ClientEvent) => void;
+  /** A call to the admin API ended with 401: the token is refused (expired, revoked). */
+  onRefused?: (e: ApiError) => void;
 }
 
 /** `?a=1&b=x&b=y` from a query object (undefined values left out). */
@@ -264,7 +266,9 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
       const ms = end(false);
       const status = outcome.kind === "response" ? outcome.status : 0;
       d.onEvent?.({ type: "done", target: req.target, status, attempts, ms });
-      throw toError({ ...req, timeoutMs }, outcome, attempts, stop);
+      const error = toError({ ...req, timeoutMs }, outcome, attempts, stop);
+      if (status === 401 && req.api === "admin") d.onRefused?.(error);
+      throw error;
     }
   } catch (e) {
     if (!ended) end(false);

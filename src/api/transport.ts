@@ -169,6 +169,8 @@ export class Transport {
   readonly network: NetworkSettings;
   /** Per origin: the explanation of its refused certificate (looked at once). */
   readonly #tlsFailures = new Map<string, Promise<string>>();
+  /** Closed: no attempt is made, and one cut short by the close is not sent again. */
+  #closed = false;
 
   constructor(opts: TransportOptions) {
     this.network = opts.network ?? resolveNetwork();
@@ -199,6 +201,10 @@ export class Transport {
    * own handler: one promise per attempt.
    */
   send(req: WireRequest): Promise<WireOutcome> {
+    // A call still running when its command ended (a sibling read of a failed plan): it
+    // must fail at once, not be retried with backoff and keep the process alive.
+    if (this.#closed)
+      return Promise.resolve(this.#cutShort({ code: "CLIENT_CLOSED", sent: false }));
     if (req.timeoutMs < COARSE_TIMEOUT_MS) return this.sendTimed(req);
     const o: ExchangeOptions = optionsOf(req);
     o.headersTimeout = req.timeoutMs;
@@ -207,6 +213,7 @@ export class Transport {
     return exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       const f = classifyFailure(e);
+      if (this.#closed) return this.#cutShort(f);
       if (f.code === "UND_ERR_HEADERS_TIMEOUT" || f.code === "UND_ERR_BODY_TIMEOUT")
         return timedOut(req);
       return isTlsCertificateFailure(f.code) ? this.tlsFailure(req.origin, f) : f;
@@ -229,6 +236,7 @@ export class Transport {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       if (timer.signal.aborted) return timedOut(req);
       const f = classifyFailure(e);
+      if (this.#closed) return this.#cutShort(f);
       return isTlsCertificateFailure(f.code) ? await this.tlsFailure(req.origin, f) : f;
     } finally {
       clearTimeout(t);
@@ -236,7 +244,21 @@ export class Transport {
     }
   }
 
+  /** The failure of an attempt made or cut short after close(): permanent, never retried. */
+  #cutShort(f: { code: string; sent: boolean }): WireFailure {
+    return {
+      kind: "failure",
+      sent: f.sent,
+      timeout: false,
+      code: f.code,
+      message: "the command had ended (its connections were closed); nothing more is sent",
+      permanent: true,
+    };
+  }
+
   async close(): Promise<void> {
+    if (this.#closed) return; // a second close is a no-op (undici's throws)
+    this.#closed = true;
     await this.agent.close();
   }
 }

@@ -291,7 +291,12 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
       if (journalError)
         return `${journalError.message}; stopped starting actions so that nothing is sent that the journal cannot record — free the space (or fix the permissions) and run phctl apply again: it waits on the jobs recorded so far`;
       const outage = api.outage;
-      return outage ? outage.message : undefined;
+      if (outage) return outage.message;
+      // Every later call would be refused too: no new action is started against it.
+      const refused = api.refused;
+      return refused
+        ? `the service refused the token (401) on ${refused.operation ?? refused.pathTemplate}; stopped starting actions — set a valid token in PHCTL_TOKEN (or pass --token-file FILE) and run phctl apply again: it carries on from what was done`
+        : undefined;
     },
     recheck: async (entry: PlanEntry) => {
       const again = await runPlanWithLive({

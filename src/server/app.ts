@@ -43,6 +43,8 @@ export interface PhServer {
    */
   readonly requestLog: RequestLogEntry[];
   readonly tokens: readonly TokenSpec[];
+  /** Refuse a token from now on (401, "invalid token"): a token that expired mid-run. */
+  revokeToken(secret: string): void;
   /** Listen on host:port (default 127.0.0.1, random port); resolves to the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
@@ -121,6 +123,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
     faults,
     requestLog: log.entries,
     tokens: tokens.tokens,
+    revokeToken: (secret: string) => tokens.revoke(secret),
     async listen(port = 0, host = "127.0.0.1") {
       const address = await app.listen({ port, host });
       return address.replace("[::1]", "localhost");

@@ -37,6 +37,11 @@ export class TokenTable {
       this.known.set(t.secret, { spec: t, orgId: ensureParentOrg(db, t.parentOrganization) });
   }
 
+  /** Forget a secret: from now on it is refused (401), as an expired or revoked token is. */
+  revoke(secret: string): void {
+    this.known.delete(secret);
+  }
+
   /** The parent organization id of a known secret, or null. */
   tenantOf(secret: string | undefined): number | null {
     return secret === undefined ? null : (this.known.get(secret)?.orgId ?? null);
