@@ -80,13 +80,14 @@ Examples:
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const { clientReadProgress } = await import("../render/read-progress.js");
       const connection = await connect(global, { organization: o.organization });
-      // The profile the client reads through (checked by connect) goes into the export: a
-      // plan of the directory must read the service as the export did.
-      const { apiProfileFile } = await import("./api-profile.js");
-      const profileFile = apiProfileFile(global.apiProfile, undefined);
-      const apiProfile = profileFile !== undefined ? readFileSync(profileFile, "utf8") : undefined;
       let result;
       try {
+        // The profile the client reads through (checked by connect) goes into the export:
+        // a plan of the directory must read the service as the export did.
+        const { apiProfileFile } = await import("./api-profile.js");
+        const profileFile = apiProfileFile(global.apiProfile, undefined);
+        const apiProfile =
+          profileFile !== undefined ? readFileSync(profileFile, "utf8") : undefined;
         const api = connection.client;
         const progress = clientReadProgress({
           command: "export",
