@@ -180,6 +180,7 @@ export class ApiClient {
       random,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       onRefused: (e) => (this.#refused ??= e),
+      refused: () => this.#refused,
     };
     this.#wait = o.wait ?? {};
     this.ops = buildMethods((op, ...args) => this.call(op, ...(args as ArgsOf<typeof op>)));

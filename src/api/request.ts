@@ -83,6 +83,8 @@ export interface RequestDeps {
   onEvent?: (e: ClientEvent) => void;
   /** A call to the admin API ended with 401: the token is refused (expired, revoked). */
   onRefused?: (e: ApiError) => void;
+  /** That first 401, if any: later admin calls are not sent with the refused token. */
+  refused?: () => ApiError | undefined;
 }
 
 /** `?a=1&b=x&b=y` from a query object (undefined values left out). */
@@ -152,6 +154,18 @@ function toError(
   });
 }
 
+/** A call not sent because the service refused the token earlier in the run. */
+function notSent(req: PreparedRequest, refused: ApiError): ApiError {
+  return new ApiError({
+    target: req.target,
+    api: req.api,
+    status: 0,
+    code: "UNAUTHORIZED",
+    serverMessage: `not sent: the service refused the token (401) on ${refused.operation ?? refused.pathTemplate} earlier in this run — set a valid one in PHCTL_TOKEN or pass --token-file FILE`,
+    attempts: 0,
+  });
+}
+
 /** One attempt's wire request: the API's origin and prefix, query, headers with auth. */
 export function wireOf(d: RequestDeps, req: PreparedRequest, timeoutMs: number): WireRequest {
   const base = d.bases[req.api];
@@ -197,6 +211,8 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   // from send to answer; the wait for the throttle and a slot is counted apart.
   const attempt = async (queuedMs: number): Promise<WireOutcome | undefined> => {
     if (!d.gate.isOpen) return undefined;
+    const refused = req.api === "admin" ? d.refused?.() : undefined;
+    if (refused) throw notSent(req, refused);
     const sent = performance.now();
     const answer = await d.transport.send(wire);
     d.metrics.attempted(key, queuedMs, performance.now() - sent);
