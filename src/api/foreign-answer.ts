@@ -26,12 +26,13 @@ function target(location: string | string[] | undefined): string {
   }
 }
 
+/** A page, not an answer: markup, labelled HTML or starting as a page. An empty body is not. */
 function isHtml(a: WireResponse): boolean {
+  if (typeof a.body !== "string" || !a.body.includes("<")) return false;
   const ct = a.headers["content-type"];
   const text = Array.isArray(ct) ? ct.join(",") : (ct ?? "");
   if (/json/i.test(text)) return false;
-  if (/html/i.test(text)) return true;
-  return typeof a.body === "string" && /^\s*<(!doctype html|html)[\s>]/i.test(a.body);
+  return /html/i.test(text) || /^\s*<(!doctype html|html)[\s>]/i.test(a.body);
 }
 
 /** The page's title, if it has a short one (a hint such as "Sign in"). */

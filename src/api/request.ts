@@ -231,8 +231,9 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
         const status = outcome.kind === "response" ? outcome.status : 0;
         d.onEvent?.({ type: "done", target: req.target, status, attempts, ms: end(false) });
         const init = { target: req.target, api: req.api, status, serverMessage: foreign, attempts };
-        // A write may still have landed (a 303 after a create): re-read before anything else.
-        throw req.cls.idempotent
+        // A write may still have landed (a 303 after a create, a page for an echo): it is
+        // re-read before anything else, never failed or sent again on this answer alone.
+        throw req.target.method === "GET"
           ? new ApiError({ ...init, code: "NOT_THE_API" })
           : new AmbiguousRequestError(init);
       }

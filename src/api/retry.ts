@@ -209,7 +209,10 @@ export function decide(
   };
 
   if (outcome.kind === "failure") {
-    if (outcome.permanent) return { retry: false, reason: outcome.code, ambiguous: false };
+    // Never sent again; but a write that had left (cut short by the client's close) may
+    // have landed: ambiguous, re-read first.
+    if (outcome.permanent)
+      return { retry: false, reason: outcome.code, ambiguous: outcome.sent && !cls.idempotent };
     const what = outcome.timeout ? "timeout" : `connection ${outcome.code}`;
     if (!outcome.sent) return bounded(backoff(), `${what} (not sent)`);
     if (cls.idempotent) return bounded(backoff(), what);

@@ -58,6 +58,10 @@ describe("foreignAnswer", () => {
     expect(
       foreignAnswer(answer(200, { "content-type": "text/plain" }, "ok"), "admin"),
     ).toBeUndefined();
+    // An empty body labelled HTML (some frameworks label every answer so) is no page.
+    expect(
+      foreignAnswer(answer(200, { "content-type": "text/html" }, undefined), "admin"),
+    ).toBeUndefined();
     // A proxy's 502 page is a 502: retried and reported as one (elsewhere).
     expect(
       foreignAnswer(answer(502, { "content-type": "text/html" }, "<html>"), "admin"),
@@ -128,6 +132,24 @@ describe("the client at an address that is not the API", () => {
         /the service answered an HTML page \("Sign in"\), not JSON/,
       );
       expect(seen.filter((r) => r.method === "POST")).toHaveLength(1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("an idempotent write (PUT) answered with a page is ambiguous too: a re-read decides", async () => {
+    mode = { status: 200, html: true };
+    seen.length = 0;
+    const c = new ApiClient({ apiUrl: url, token: TOKEN });
+    try {
+      const e = await c
+        .call("projects.replace", {
+          params: { projectSlug: "tf-a" },
+          body: { description: "x" },
+        })
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AmbiguousRequestError);
+      expect(seen.filter((r) => r.method !== "GET")).toHaveLength(1);
     } finally {
       await c.close();
     }

@@ -71,6 +71,20 @@ describe("decide", () => {
     expect(at(POST, answer(503))).toMatchObject({ retry: false, ambiguous: true });
   });
 
+  it("never re-sends a permanent failure; one after a write had left is ambiguous", () => {
+    const permanent = (sent: boolean): WireOutcome => ({
+      kind: "failure",
+      sent,
+      timeout: false,
+      code: "UND_ERR_CLOSED",
+      message: "the command had ended",
+      permanent: true,
+    });
+    expect(at(POST, permanent(true))).toMatchObject({ retry: false, ambiguous: true });
+    expect(at(POST, permanent(false))).toMatchObject({ retry: false, ambiguous: false });
+    expect(at(GET, permanent(true))).toMatchObject({ retry: false, ambiguous: false });
+  });
+
   it("re-sends any request that never left", () => {
     expect(at(POST, refused)).toMatchObject({
       retry: true,
