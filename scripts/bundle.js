@@ -19,7 +19,9 @@
  * stays a run-time import: Node gives a CommonJS package named exports there, a bundle would
  * give it only `default`.
  */
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +33,10 @@ const out = resolve(process.argv[2] ?? join(root, "dist/cli"));
 // What an earlier build wrote (names of the ESM chunks it once made included).
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out, { withFileTypes: true }))
-  if (f.isFile() && /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map)?$/.test(f.name))
+  if (
+    f.isFile() &&
+    /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map|\.v8cache)?$/.test(f.name)
+  )
     rmSync(join(out, f.name));
 
 const common = {
@@ -106,9 +111,19 @@ const plugins = [
     // the embedded server: one bundle of its own that the others import when they need it.
     name: "server-bundle",
     setup(b) {
+      // `await import("../server/app.js")` becomes a require() of that bundle (a promise of
+      // it): the loader of bundle-load.ts takes it, with its code cache.
       b.onResolve({ filter: /\/server\/(app|seed)\.js$/ }, (a) =>
-        a.kind === "dynamic-import" ? { path: "./bundle-server.cjs", external: true } : undefined,
+        a.kind === "dynamic-import" ? { path: "server", namespace: "phctl-server" } : undefined,
       );
+      b.onLoad({ filter: /.*/, namespace: "phctl-server" }, () => ({
+        contents: `module.exports = require("./bundle-server.cjs");`,
+        loader: "js",
+      }));
+      b.onResolve({ filter: /^\.\/bundle-server\.cjs$/ }, (a) => ({
+        path: a.path,
+        external: true,
+      }));
     },
   },
   {
@@ -168,3 +183,42 @@ const parts = sizes(bundles).map(
 process.stdout.write(
   `bundle: ${out}/main.js ${kb(main.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
 );
+
+// V8 code caches (src/cli/bundle-load.ts). A run with PHCTL_BUILD_CODE_CACHE=1 writes, at its
+// exit, the cache of each bundle it loaded that has none yet. First `validate` and `plan` of a
+// copy of the examples on the embedded server (so that their caches hold what those commands
+// compile), then each command's --help and the help of all (the start of every bundle). Only
+// PATH and HOME pass: a build never reaches a real service.
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" };
+const train = (args, cwd) =>
+  spawnSync(process.execPath, [join(out, "main.js"), ...args], {
+    cwd,
+    env: { ...env, PHCTL_BUILD_CODE_CACHE: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 60_000,
+  });
+const examples = join(root, "examples");
+if (existsSync(examples)) {
+  const copy = mkdtempSync(join(tmpdir(), "phctl-code-cache-"));
+  try {
+    cpSync(examples, copy, { recursive: true });
+    for (const command of ["validate", "plan"]) {
+      const r = train([command, "."], copy);
+      // A cache made by a run that failed is as valid; only said, and the help makes one.
+      if (r.status !== 0)
+        process.stderr.write(
+          `code cache: phctl ${command} examples exited ${r.status}: ${r.stderr}\n`,
+        );
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+for (const name of [...shape.commands, "all"]) {
+  const args = name === "all" ? ["--help"] : [name, "--help"];
+  const r = train(args, root);
+  if (r.status !== 0)
+    throw new Error(`code cache: phctl ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+}
+const caches = readdirSync(out).filter((f) => f.endsWith(".v8cache"));
+process.stdout.write(`code cache: ${caches.length} bundles\n`);

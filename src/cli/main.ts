@@ -4,12 +4,13 @@
  * otherwise it loads the program (program.ts) with only the command being run. Built by
  * scripts/bundle.js, it loads one file: the bundle of that command (`bundle-<name>.cjs`, or
  * `bundle-all.cjs` for help and anything it is not sure of); built by tsc alone, it imports
- * program.js and the command's file. A user error prints `phctl: <message>` (details with
+ * program.js and the command's file. A bundle loads through its V8 code cache (bundle-load.ts). A user error prints `phctl: <message>` (details with
  * --verbose); a bug prints the same line plus the stack with --verbose — through source maps,
  * so the stack names src/ files and lines. Never a token.
  */
-import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.js";
+import { loadBundle } from "./bundle-load.js";
 import type * as Program from "./program.js";
 import type { Register } from "./program.js";
 
@@ -47,7 +48,9 @@ const importHere = (file: string): Promise<unknown> => import(file);
 async function start(argv: string[]): Promise<number> {
   if (typeof PHCTL_BUNDLE !== "undefined") {
     const file = `./bundle-${bundleFor(argv.slice(2), PHCTL_BUNDLE)}.cjs`;
-    const bundle = createRequire(import.meta.url)(file) as { start(a: string[]): Promise<number> };
+    const bundle = loadBundle(fileURLToPath(new URL(file, import.meta.url))) as {
+      start(a: string[]): Promise<number>;
+    };
     return bundle.start(argv);
   }
   const { run } = (await importHere("./program.js")) as typeof Program;

@@ -7,6 +7,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import {
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -56,17 +57,24 @@ function run(args: string[], cwd = ROOT, env: Record<string, string> = {}): Prom
   });
 }
 
-/** The bundles a command line loads (Node's module debug log names them). */
+/** The bundles a command line loads, and what of their code caches (the loader's debug log). */
+async function loadedBy(args: string[], cwd = ROOT): Promise<Map<string, string>> {
+  const r = await run(args, cwd, { NODE_DEBUG: "phctl" });
+  return new Map(
+    [...r.stderr.matchAll(/(bundle-[a-z-]+\.cjs): code cache (.+)$/gm)].map((m) => [m[1], m[2]]),
+  );
+}
+
+/** The command bundles a command line loads (not the vendor bundles they share). */
 async function bundlesOf(args: string[]): Promise<string[]> {
-  const r = await run(args, ROOT, { NODE_DEBUG: "module" });
-  return [...new Set(r.stderr.match(/bundle-[a-z]+\.cjs/g) ?? [])].sort();
+  return [...(await loadedBy(args)).keys()].filter((b) => !b.includes("-vendor-")).sort();
 }
 
 describe("the bundled CLI", () => {
   it("--version prints package.json's version from the entry alone", async () => {
     const r = await run(["--version"]);
     expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
-    expect(readFileSync(MAIN, "utf8").length).toBeLessThan(4_000);
+    expect(readFileSync(MAIN, "utf8").length).toBeLessThan(6_000);
     expect(readFileSync(MAIN, "utf8")).not.toMatch(/commander/);
     expect(await bundlesOf(["--version"])).toEqual([]);
   });
@@ -87,6 +95,30 @@ describe("the bundled CLI", () => {
     ]);
     expect(await bundlesOf(["--unknown", "schema"])).toEqual(["bundle-all.cjs"]);
     expect(await bundlesOf(["help", "schema"])).toEqual(["bundle-all.cjs"]);
+  });
+
+  it("the build leaves a code cache that each bundle loaded uses", async () => {
+    const caches = readdirSync(cli).filter((f) => f.endsWith(".cjs.v8cache"));
+    const bundles = readdirSync(cli).filter((f) => /^bundle-.*\.cjs$/.test(f));
+    expect(caches.sort()).toEqual(bundles.map((b) => `${b}.v8cache`).sort());
+    expect(Object.fromEntries(await loadedBy(["validate", "examples"]))).toEqual({
+      "bundle-validate.cjs": "used",
+    });
+    // plan on the embedded server: the plan bundle, the vendor bundles, the server's.
+    const work = mkdtempSync(join(tmpdir(), "phctl-cached-plan-"));
+    cpSync(join(ROOT, "examples"), work, { recursive: true });
+    const plan = await loadedBy(["plan", "."], work);
+    rmSync(work, { recursive: true, force: true });
+    expect(Object.fromEntries(plan)).toEqual({
+      "bundle-plan.cjs": "used",
+      "bundle-vendor-undici.cjs": "used",
+      "bundle-vendor-yaml.cjs": "used",
+      "bundle-server.cjs": "used",
+    });
+    // --verbose: Node's loader, for the source maps.
+    expect(Object.fromEntries(await loadedBy(["-v", "validate", "examples"]))).toEqual({
+      "bundle-validate.cjs": "not used: source maps on",
+    });
   });
 
   it("--help lists every command; a command's help is its own", async () => {

@@ -1,0 +1,124 @@
+/**
+ * Loads the CLI's CommonJS bundles (dist/cli/bundle-*.cjs) with V8's code cache beside them
+ * (`bundle-<name>.cjs.v8cache`), which `npm run build` makes (scripts/bundle.js runs each
+ * command's `--help` with PHCTL_BUILD_CODE_CACHE=1, and every bundle that run loaded is
+ * written at its exit). With the cache V8 skips parsing and compiling what the cache holds:
+ * the start of every command, before it reads a file (bench/startup.ts). Node 22's
+ * `module.enableCompileCache()` does this for every module; Node 20 has no such thing.
+ *
+ * V8 accepts a cache made from any source of the same length, so each cache starts with a
+ * line holding the SHA-256 of the bundle it was made from (≈ 0.5 ms per MB to check): a
+ * bundle rebuilt (or edited) since is compiled from its source, as is one whose cache is missing,
+ * unreadable, or refused by V8 (another Node, other V8 flags). A cache never changes what
+ * runs, only how soon. Nothing is written at run time (only at build, with the variable
+ * set): an installed package may be read-only, and CI jobs run side by side.
+ *
+ * A bundle runs as Node would run it (the same wrapper arguments, `require` relative to its
+ * file, registered in `require.cache` so that a bundle loaded later by Node itself — the
+ * reference server's — shares the vendor bundles), with one difference: its `require` of a
+ * sibling bundle (`./bundle-vendor-undici.cjs`) comes here too. `NODE_DEBUG=phctl` logs each
+ * bundle loaded and whether its cache was used.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { debuglog } from "node:util";
+import { Script } from "node:vm";
+
+export const CACHE_SUFFIX = ".v8cache";
+/** Set only by the build: write each loaded bundle's cache at exit. */
+export const TRAIN_VAR = "PHCTL_BUILD_CODE_CACHE";
+
+// On the source's first line, so that stack traces keep their line numbers.
+const HEAD = "(function (exports, require, module, __filename, __dirname) { ";
+const TAIL = "\n})";
+
+const log = debuglog("phctl");
+const loaded = new Map<string, unknown>();
+const made: { file: string; script: Script; stamp: string }[] = [];
+
+/** The first line of a cache: the bundle's digest when the cache was made from it. */
+const stampOf = (source: Buffer) =>
+  `phctl-v8cache sha256:${createHash("sha256").update(source).digest("hex")}\n`;
+
+/** The cache's V8 data when it was made from the bundle as it is now; else undefined. */
+function cacheFor(file: string, stamp: string): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file + CACHE_SUFFIX);
+  } catch {
+    return undefined;
+  }
+  const nl = data.indexOf(10);
+  if (nl < 0 || data.toString("latin1", 0, nl + 1) !== stamp) return undefined;
+  return data.subarray(nl + 1);
+}
+
+type Require = NodeJS.Require;
+
+/** `require(file)` for a bundle, through its code cache. */
+export function loadBundle(file: string): unknown {
+  const done = loaded.get(file);
+  if (done !== undefined) return done;
+  if (process.sourceMapsEnabled) {
+    // Node's own loader maps stack frames through the source maps (--verbose).
+    log("%s: code cache not used: source maps on", file);
+    return createRequire(file)(file);
+  }
+  const bytes = readFileSync(file);
+  const source = bytes.toString("utf8");
+  const stamp = stampOf(bytes);
+  const cachedData = cacheFor(file, stamp);
+  const dir = dirname(file);
+  const script = new Script(HEAD + source + TAIL, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+    // A bundle's import() (the reference server's bundle) goes to Node's own loader.
+    importModuleDynamically: ((specifier: string) =>
+      import(new URL(specifier, pathToFileURL(file)).href)) as never,
+  });
+  log(
+    "%s: code cache %s",
+    file,
+    !cachedData ? "none" : script.cachedDataRejected ? "refused by V8" : "used",
+  );
+  const nodeRequire = createRequire(file);
+  const ownRequire = ((id: string) =>
+    id.startsWith("./bundle-") && id.endsWith(".cjs")
+      ? loadBundle(join(dir, id))
+      : nodeRequire(id)) as Require;
+  Object.assign(ownRequire, {
+    resolve: nodeRequire.resolve,
+    cache: nodeRequire.cache,
+    main: nodeRequire.main,
+  });
+  const module = { id: file, filename: file, path: dir, loaded: false, exports: {}, children: [] };
+  nodeRequire.cache[file] = module as unknown as NodeJS.Module;
+  const wrapper = script.runInThisContext() as (...a: unknown[]) => void;
+  try {
+    wrapper.call(module.exports, module.exports, ownRequire, module, file, dir);
+  } catch (e) {
+    delete nodeRequire.cache[file]; // as Node does: the next require() tries again
+    throw e;
+  }
+  module.loaded = true;
+  loaded.set(file, module.exports);
+  if (process.env[TRAIN_VAR] === "1") {
+    if (made.length === 0) process.once("exit", writeCaches);
+    made.push({ file, script, stamp });
+  }
+  return module.exports;
+}
+
+/** At the build's exit: each bundle's cache, unless an earlier run wrote it (renamed in whole). */
+function writeCaches(): void {
+  for (const { file, script, stamp } of made) {
+    const to = file + CACHE_SUFFIX;
+    if (cacheFor(file, stamp) !== undefined) continue;
+    const tmp = `${to}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, "latin1"), script.createCachedData()]));
+    renameSync(tmp, to);
+  }
+}

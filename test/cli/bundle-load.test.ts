@@ -1,0 +1,99 @@
+/**
+ * The bundles' V8 code cache (src/cli/bundle-load.ts), in child processes as the CLI runs it:
+ * a run with PHCTL_BUILD_CODE_CACHE=1 writes a cache that the next run uses; a bundle edited
+ * since (even to the same length, which V8 alone would accept) runs its new source; a missing
+ * or damaged cache only costs time; a sibling bundle comes through the loader once and is the
+ * one Node's own require() finds.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const LOADER = resolve(import.meta.dirname, "../../dist/cli/bundle-load.js");
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "phctl-code-cache-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Loads `bundle-main.cjs` as main.js would and prints what its `value()` returns; `word` is
+ * the loader's debug line on each bundle's cache (used, none, refused by V8).
+ */
+function run(o: { train?: boolean } = {}): { value: unknown; words: Record<string, string> } {
+  const file = join(dir, "bundle-main.cjs");
+  const script = `import(${JSON.stringify(LOADER)}).then((m) => process.stdout.write(JSON.stringify(m.loadBundle(${JSON.stringify(file)}).value())))`;
+  const r = spawnSync(process.execPath, ["-e", script], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_DEBUG: "phctl",
+      ...(o.train ? { PHCTL_BUILD_CODE_CACHE: "1" } : {}),
+    },
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
+  const words: Record<string, string> = {};
+  for (const m of r.stderr.matchAll(/([a-z-]+\.cjs): code cache (.+)$/gm)) words[m[1]] = m[2];
+  return { value: JSON.parse(r.stdout) as unknown, words };
+}
+
+/** A bundle whose value() adds up numbers in a loop (so that V8 compiles something). */
+const bundle = (n: number) =>
+  `"use strict";\nconst sibling = require("./bundle-vendor-x.cjs");\nfunction sum(k) { let s = 0; for (let i = 0; i < k; i++) s += i % 7; return s; }\nexports.value = () => ({ n: ${n}, sum: sum(1000), sibling: sibling.tag, same: require("node:module").createRequire(__filename)("./bundle-vendor-x.cjs") === sibling, file: __filename.endsWith("bundle-main.cjs") });\n`;
+
+function writeBundles(n: number) {
+  writeFileSync(join(dir, "bundle-main.cjs"), bundle(n));
+  writeFileSync(join(dir, "bundle-vendor-x.cjs"), `exports.tag = "vendor";\n`);
+}
+
+describe("the bundles' code cache", () => {
+  it("a build run writes the cache; the next run uses it and gives the same result", () => {
+    writeBundles(1);
+    const first = run({ train: true });
+    expect(first.words).toEqual({ "bundle-main.cjs": "none", "bundle-vendor-x.cjs": "none" });
+    expect(first.value).toEqual({ n: 1, sum: 2997, sibling: "vendor", same: true, file: true });
+    const cache = readFileSync(join(dir, "bundle-main.cjs.v8cache"));
+    expect(cache.toString("latin1", 0, cache.indexOf(10))).toMatch(
+      /^phctl-v8cache sha256:[0-9a-f]{64}$/,
+    );
+    expect(existsSync(join(dir, "bundle-vendor-x.cjs.v8cache"))).toBe(true);
+    const again = run();
+    expect(again.words).toEqual({ "bundle-main.cjs": "used", "bundle-vendor-x.cjs": "used" });
+    expect(again.value).toEqual(first.value);
+  });
+
+  it("a run without the build's variable writes nothing", () => {
+    writeBundles(1);
+    run();
+    expect(existsSync(join(dir, "bundle-main.cjs.v8cache"))).toBe(false);
+  });
+
+  it("a bundle changed since its cache, to the same length, runs its new source", () => {
+    writeBundles(1);
+    run({ train: true });
+    // Same length: V8's own check (the source's length) would take the old cache.
+    writeFileSync(join(dir, "bundle-main.cjs"), bundle(2));
+    const r = run();
+    expect(r.words["bundle-main.cjs"]).toBe("none");
+    expect(r.value).toMatchObject({ n: 2 });
+  });
+
+  it("a damaged or foreign cache only costs time", () => {
+    writeBundles(3);
+    run({ train: true });
+    const file = join(dir, "bundle-main.cjs.v8cache");
+    const good = readFileSync(file);
+    const nl = good.indexOf(10);
+    // The right first line, the rest another bundle's: V8 refuses it.
+    writeFileSync(file, Buffer.concat([good.subarray(0, nl + 1), Buffer.from("not V8 data")]));
+    const refused = run();
+    expect(refused.words["bundle-main.cjs"]).toBe("refused by V8");
+    expect(refused.value).toMatchObject({ n: 3, sum: 2997 });
+    writeFileSync(file, "garbage without a line break");
+    expect(run().words["bundle-main.cjs"]).toBe("none");
+    rmSync(file);
+    expect(run().value).toMatchObject({ n: 3 });
+  });
+});
