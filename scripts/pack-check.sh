@@ -54,7 +54,9 @@ no_engine_warning "$work/fast/install.log"
 cd "$work/app"
 mkdir config && cp -r "$repo"/examples/*.yaml "$repo"/examples/projects "$repo"/examples/users config/
 ./node_modules/.bin/phctl --version
-./node_modules/.bin/phctl validate config
+NODE_DEBUG=phctl ./node_modules/.bin/phctl validate config 2>validate.log
+grep -q "bundle-validate.cjs: code cache used" validate.log ||
+  { cat validate.log >&2; fail "the installed bundle did not use its code cache"; }
 set +e
 ./node_modules/.bin/phctl plan config --detailed-exitcode >plan.log 2>&1
 code=$?

@@ -19,13 +19,18 @@
  * sibling bundle (`./bundle-vendor-undici.cjs`) comes here too. `NODE_DEBUG=phctl` logs each
  * bundle loaded and whether its cache was used.
  */
-import { createHash } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import type * as Crypto from "node:crypto";
+import type * as Fs from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { debuglog } from "node:util";
-import { Script } from "node:vm";
+import type * as Path from "node:path";
+import type * as Url from "node:url";
+import type * as Util from "node:util";
+import type * as Vm from "node:vm";
+
+// Node's modules through require(), when a bundle is loaded: `phctl --version` (main.js
+// alone) pays nothing for them (an ESM import of each costs it ≈ 1 ms in all).
+const builtin = createRequire(import.meta.url);
+const fs = () => builtin("node:fs") as typeof Fs;
 
 export const CACHE_SUFFIX = ".v8cache";
 /** Set only by the build: write each loaded bundle's cache at exit. */
@@ -35,19 +40,21 @@ export const TRAIN_VAR = "PHCTL_BUILD_CODE_CACHE";
 const HEAD = "(function (exports, require, module, __filename, __dirname) { ";
 const TAIL = "\n})";
 
-const log = debuglog("phctl");
+let log: ((format: string, ...a: unknown[]) => void) | undefined;
 const loaded = new Map<string, unknown>();
-const made: { file: string; script: Script; stamp: string }[] = [];
+const made: { file: string; script: Vm.Script; stamp: string }[] = [];
 
 /** The first line of a cache: the bundle's digest when the cache was made from it. */
-const stampOf = (source: Buffer) =>
-  `phctl-v8cache sha256:${createHash("sha256").update(source).digest("hex")}\n`;
+const stampOf = (source: Buffer) => {
+  const { createHash } = builtin("node:crypto") as typeof Crypto;
+  return `phctl-v8cache sha256:${createHash("sha256").update(source).digest("hex")}\n`;
+};
 
 /** The cache's V8 data when it was made from the bundle as it is now; else undefined. */
 function cacheFor(file: string, stamp: string): Buffer | undefined {
   let data: Buffer;
   try {
-    data = readFileSync(file + CACHE_SUFFIX);
+    data = fs().readFileSync(file + CACHE_SUFFIX);
   } catch {
     return undefined;
   }
@@ -58,26 +65,31 @@ function cacheFor(file: string, stamp: string): Buffer | undefined {
 
 type Require = NodeJS.Require;
 
-/** `require(file)` for a bundle, through its code cache. */
-export function loadBundle(file: string): unknown {
+/** `require(file)` for a bundle (a path, or a file: URL), through its code cache. */
+export function loadBundle(at: string | URL): unknown {
+  const url = builtin("node:url") as typeof Url;
+  const file = typeof at === "string" ? at : url.fileURLToPath(at);
   const done = loaded.get(file);
   if (done !== undefined) return done;
+  log ??= (builtin("node:util") as typeof Util).debuglog("phctl");
   if (process.sourceMapsEnabled) {
     // Node's own loader maps stack frames through the source maps (--verbose).
     log("%s: code cache not used: source maps on", file);
     return createRequire(file)(file);
   }
-  const bytes = readFileSync(file);
+  const vm = builtin("node:vm") as typeof Vm;
+  const path = builtin("node:path") as typeof Path;
+  const bytes = fs().readFileSync(file);
   const source = bytes.toString("utf8");
   const stamp = stampOf(bytes);
   const cachedData = cacheFor(file, stamp);
-  const dir = dirname(file);
-  const script = new Script(HEAD + source + TAIL, {
+  const dir = path.dirname(file);
+  const script = new vm.Script(HEAD + source + TAIL, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
     // A bundle's import() (the reference server's bundle) goes to Node's own loader.
     importModuleDynamically: ((specifier: string) =>
-      import(new URL(specifier, pathToFileURL(file)).href)) as never,
+      import(new URL(specifier, url.pathToFileURL(file)).href)) as never,
   });
   log(
     "%s: code cache %s",
@@ -87,7 +99,7 @@ export function loadBundle(file: string): unknown {
   const nodeRequire = createRequire(file);
   const ownRequire = ((id: string) =>
     id.startsWith("./bundle-") && id.endsWith(".cjs")
-      ? loadBundle(join(dir, id))
+      ? loadBundle(path.join(dir, id))
       : nodeRequire(id)) as Require;
   Object.assign(ownRequire, {
     resolve: nodeRequire.resolve,
@@ -118,7 +130,10 @@ function writeCaches(): void {
     const to = file + CACHE_SUFFIX;
     if (cacheFor(file, stamp) !== undefined) continue;
     const tmp = `${to}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, "latin1"), script.createCachedData()]));
-    renameSync(tmp, to);
+    fs().writeFileSync(
+      tmp,
+      Buffer.concat([Buffer.from(stamp, "latin1"), script.createCachedData()]),
+    );
+    fs().renameSync(tmp, to);
   }
 }

@@ -8,7 +8,6 @@
  * --verbose); a bug prints the same line plus the stack with --verbose — through source maps,
  * so the stack names src/ files and lines. Never a token.
  */
-import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.js";
 import { loadBundle } from "./bundle-load.js";
 import type * as Program from "./program.js";
@@ -48,7 +47,7 @@ const importHere = (file: string): Promise<unknown> => import(file);
 async function start(argv: string[]): Promise<number> {
   if (typeof PHCTL_BUNDLE !== "undefined") {
     const file = `./bundle-${bundleFor(argv.slice(2), PHCTL_BUNDLE)}.cjs`;
-    const bundle = loadBundle(fileURLToPath(new URL(file, import.meta.url))) as {
+    const bundle = loadBundle(new URL(file, import.meta.url)) as {
       start(a: string[]): Promise<number>;
     };
     return bundle.start(argv);

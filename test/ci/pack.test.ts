@@ -55,6 +55,10 @@ describe("the npm package", () => {
     expect(stray).toEqual([]);
     expect(files.filter((f) => f.endsWith(".map") || f.endsWith(".ts"))).toEqual([]);
     expect(files).not.toContain("dist/gen-main.js");
+    // Each bundle with its V8 code cache (src/cli/bundle-load.ts).
+    const bundles = files.filter((f) => /^dist\/cli\/bundle-[a-z-]+\.cjs$/.test(f));
+    expect(bundles.length).toBeGreaterThan(10);
+    for (const b of bundles) expect(files).toContain(`${b}.v8cache`);
   });
 
   it("installs from its tarball in an empty directory with no engine warning; the bin runs", async () => {
@@ -77,7 +81,12 @@ describe("the npm package", () => {
     const bin = join(app, "node_modules/.bin/phctl");
     const version = await run(bin, ["--version"], { cwd: app });
     expect(version.stdout.trim()).toBe(pkg.version);
-    const validate = await run(bin, ["validate", join(ROOT, "examples")], { cwd: app });
+    const validate = await run(bin, ["validate", join(ROOT, "examples")], {
+      cwd: app,
+      env: { ...process.env, NODE_DEBUG: "phctl" },
+    });
     expect(validate.stdout).toBe("0 errors, 0 warnings in 8 files\n");
+    // The installed package's code cache fits its bundle.
+    expect(validate.stderr).toMatch(/bundle-validate\.cjs: code cache used$/m);
   }, 60_000);
 });
