@@ -174,6 +174,13 @@ const [entry, bundles] = await Promise.all([
   }),
 ]);
 
+// bundle-load.ts runs a bundle as a vm.Script, where Node 20 cannot take an import() (none
+// with a code cache): a bundle keeps none.
+for (const [file, o] of Object.entries(bundles.metafile.outputs))
+  for (const i of o.imports ?? [])
+    if (i.kind === "dynamic-import")
+      throw new Error(`${file} keeps import("${i.path}"): make it a require() (bundle-load.ts)`);
+
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 const sizes = (r) => Object.entries(r.metafile.outputs).filter(([f]) => !f.endsWith(".map"));
 const [[, main]] = sizes(entry);

@@ -16,8 +16,10 @@
  * A bundle runs as Node would run it (the same wrapper arguments, `require` relative to its
  * file, registered in `require.cache` so that a bundle loaded later by Node itself — the
  * reference server's — shares the vendor bundles), with one difference: its `require` of a
- * sibling bundle (`./bundle-vendor-undici.cjs`) comes here too. `NODE_DEBUG=phctl` logs each
- * bundle loaded and whether its cache was used.
+ * sibling bundle (`./bundle-vendor-undici.cjs`) comes here too. An `import()` in a bundle
+ * would fail (Node 20 gives a script compiled from a cache no dynamic-import callback), so
+ * scripts/bundle.js fails the build on one. `NODE_DEBUG=phctl` logs each bundle loaded and
+ * whether its cache was used.
  */
 import type * as Crypto from "node:crypto";
 import type * as Fs from "node:fs";
@@ -87,9 +89,6 @@ export function loadBundle(at: string | URL): unknown {
   const script = new vm.Script(HEAD + source + TAIL, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
-    // A bundle's import() (the reference server's bundle) goes to Node's own loader.
-    importModuleDynamically: ((specifier: string) =>
-      import(new URL(specifier, url.pathToFileURL(file)).href)) as never,
   });
   log(
     "%s: code cache %s",

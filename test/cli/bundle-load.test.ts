@@ -24,7 +24,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
  */
 function run(o: { train?: boolean } = {}): { value: unknown; words: Record<string, string> } {
   const file = join(dir, "bundle-main.cjs");
-  const script = `import(${JSON.stringify(LOADER)}).then((m) => process.stdout.write(JSON.stringify(m.loadBundle(${JSON.stringify(file)}).value())))`;
+  const script = `import(${JSON.stringify(LOADER)}).then(async (m) => { const b = m.loadBundle(${JSON.stringify(file)}); process.stdout.write(JSON.stringify(b.value())); })`;
   const r = spawnSync(process.execPath, ["-e", script], {
     env: {
       PATH: process.env.PATH,
@@ -53,7 +53,13 @@ describe("the bundles' code cache", () => {
     writeBundles(1);
     const first = run({ train: true });
     expect(first.words).toEqual({ "bundle-main.cjs": "none", "bundle-vendor-x.cjs": "none" });
-    expect(first.value).toEqual({ n: 1, sum: 2997, sibling: "vendor", same: true, file: true });
+    expect(first.value).toEqual({
+      n: 1,
+      sum: 2997,
+      sibling: "vendor",
+      same: true,
+      file: true,
+    });
     const cache = readFileSync(join(dir, "bundle-main.cjs.v8cache"));
     expect(cache.toString("latin1", 0, cache.indexOf(10))).toMatch(
       /^phctl-v8cache sha256:[0-9a-f]{64}$/,
