@@ -1,10 +1,11 @@
 /**
  * Loads the CLI's CommonJS bundles (dist/cli/bundle-*.cjs) with V8's code cache beside them
- * (`bundle-<name>.cjs.v8cache`), which `npm run build` makes (scripts/bundle.js runs each
- * command's `--help` with PHCTL_BUILD_CODE_CACHE=1, and every bundle that run loaded is
- * written at its exit). With the cache V8 skips parsing and compiling what the cache holds:
- * the start of every command, before it reads a file (bench/startup.ts). Node 22's
- * `module.enableCompileCache()` does this for every module; Node 20 has no such thing.
+ * (`bundle-<name>.cjs.v8cache`), which `npm run build` makes: scripts/bundle.js runs
+ * `validate` and `plan` of the examples and each command's `--help` with
+ * PHCTL_BUILD_CODE_CACHE=1, and each run writes, at its exit, the caches of the bundles it
+ * loaded. With the cache V8 skips parsing and compiling what the cache holds — most of a
+ * command's start (bench/startup.ts). Node 22's `module.enableCompileCache()` does this for
+ * every module; Node 20 has no such thing.
  *
  * V8 accepts a cache made from any source of the same length, so each cache starts with a
  * line holding the SHA-256 of the bundle it was made from (≈ 0.5 ms per MB to check): a
@@ -14,12 +15,12 @@
  * set): an installed package may be read-only, and CI jobs run side by side.
  *
  * A bundle runs as Node would run it (the same wrapper arguments, `require` relative to its
- * file, registered in `require.cache` so that a bundle loaded later by Node itself — the
- * reference server's — shares the vendor bundles), with one difference: its `require` of a
- * sibling bundle (`./bundle-vendor-undici.cjs`) comes here too. An `import()` in a bundle
- * would fail (Node 20 gives a script compiled from a cache no dynamic-import callback), so
- * scripts/bundle.js fails the build on one. `NODE_DEBUG=phctl` logs each bundle loaded and
- * whether its cache was used.
+ * file, registered in `require.cache`, so that a require() of it by Node's own loader finds
+ * the same instance), with one difference: its `require` of a sibling bundle
+ * (`./bundle-vendor-undici.cjs`, `./bundle-server.cjs`) comes here too. An `import()` in a
+ * bundle would fail (Node 20 gives a script compiled from a cache no dynamic-import
+ * callback), so scripts/bundle.js fails the build on one. `NODE_DEBUG=phctl` logs each bundle
+ * loaded and whether its cache was used.
  */
 import type * as Crypto from "node:crypto";
 import type * as Fs from "node:fs";
