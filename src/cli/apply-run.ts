@@ -6,21 +6,20 @@
  *    side effects (welcome mails) they owe;
  * 3. plan — fresh, or re-check the saved plan against live state — with those facts;
  * 4. the safety rails, the plan shown, the confirmation;
- * 5. the walk, every event journaled; it stops starting actions when the service stays away
- *    past the outage timeout or the journal cannot be written, and ends with a summary.
+ * 5. the walk (apply-walk.ts), every event journaled; it stops starting actions when the
+ *    service stays away past the outage timeout, refuses the token, or the journal cannot be
+ *    written, and ends with a summary.
  */
 import type { ApiClient } from "../api/client.js";
-import { userError, PhctlError } from "../errors.js";
-import { applyFailed, planGraph, runApply } from "../engine/apply.js";
-import type { ApplyEvent, ApplyReporter } from "../engine/apply-events.js";
+import { PhctlError } from "../errors.js";
+import { planGraph } from "../engine/apply.js";
+import type { ApplyReporter } from "../engine/apply-events.js";
 import { checkRails } from "../engine/guards.js";
 import { isExecutable, nodeId } from "../engine/graph.js";
-import { Journal, planDigest, settleJobs, type InFlightJob } from "../engine/journal.js";
+import { Journal, settleJobs, type InFlightJob } from "../engine/journal.js";
 import { acquireLock } from "../engine/lock.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
-import { scopeState } from "../engine/scope.js";
-import { kinds } from "../kinds/index.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
@@ -34,6 +33,7 @@ import type { SavedPlanRun } from "./saved-plan.js";
 import type { ApplyResult } from "./apply-result.js";
 import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
+import { walk } from "./apply-walk.js";
 
 export interface ApplyFlags {
   autoApprove?: boolean;
@@ -71,24 +71,6 @@ export interface ExecuteOptions {
   confirm: (reviewed: boolean, entries: readonly PlanEntry[]) => Promise<boolean>;
 }
 
-const SIDE_EFFECT_KINDS = kinds.filter((k) => k.sideEffect);
-
-/**
- * The side effects a run's journal keeps owed until done: those of its plan, and those
- * earlier runs owe that this plan does not carry (a --target elsewhere) while the manifests
- * still ask for them.
- */
-function sideEffectsOf(
-  entries: readonly PlanEntry[],
-  owed: readonly PlanEntry[],
-  state: DesiredState,
-): PlanEntry[] {
-  const names = new Set(SIDE_EFFECT_KINDS.map((k) => k.kind));
-  const mine = entries.filter((e) => names.has(e.kind) && isExecutable(e));
-  const planned = new Set(mine.map((e) => e.key));
-  const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
-  return [...mine, ...owed.filter((e) => !planned.has(e.key) && wanted.has(e.key))];
-}
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${formatCount(n)} ${n === 1 ? one : many}`;
 
@@ -256,79 +238,19 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   if (!json) out("\n");
 
   // 5. Apply, journaling every event; the summary comes from the reporter.
-  const held = new Map<string, string>();
-  for (const j of open)
-    held.set(
-      nodeId({ action: j.action, key: j.key }),
-      `its queued job ${j.queueId} from an earlier apply is still open; the next apply waits on it again (nothing was sent)`,
-    );
-  const journal = Journal.start(file, identity(plan, targets, saved?.file), {
-    done: carried,
-    sideEffects: sideEffectsOf(entries, previous?.owed ?? [], state),
-    inFlight: open,
-  });
-  let journalError: PhctlError | undefined;
-  const reporter = (e: ApplyEvent) => {
-    if (!journalError)
-      try {
-        journal.record(e);
-      } catch (err) {
-        journalError =
-          err instanceof PhctlError ? err : new PhctlError("WRITE_FAILED", String(err));
-      }
-    ui(e);
-  };
-  const result = await runApply({
-    api,
+  await walk(x, {
+    file,
+    plan,
+    targets,
     entries,
     graph,
     live,
-    reporter,
+    carried,
+    open,
+    previous,
+    facts,
     alreadyDone,
-    preFailed: held,
-    verify: { state, apiUrl },
-    halted: () => {
-      if (journalError)
-        return `${journalError.message}; stopped starting actions so that nothing is sent that the journal cannot record — free the space (or fix the permissions) and run phctl apply again: it waits on the jobs recorded so far`;
-      const outage = api.outage;
-      if (outage) return outage.message;
-      // Every later call would be refused too: no new action is started against it.
-      const refused = api.refused;
-      return refused
-        ? `the service refused the token (401) on ${refused.operation ?? refused.pathTemplate}; stopped starting actions — set a valid token in PHCTL_TOKEN (or pass --token-file FILE) and run phctl apply again: it carries on from what was done`
-        : undefined;
-    },
-    recheck: async (entry: PlanEntry) => {
-      const again = await runPlanWithLive({
-        api,
-        state: scopeState(state, [entry.key]),
-        apiUrl,
-        facts,
-        targets: [entry.key],
-      });
-      const left = again.plan.entries.find((e) => e.key === entry.key && isExecutable(e));
-      if (!left) return undefined;
-      const l = again.live.get(entry.key);
-      return { entry: left, ...(l ? { live: l } : {}) };
-    },
   });
-  const failed = applyFailed(result.summary);
-  if (failed) process.exitCode = 1;
-  Object.assign(outcome, {
-    status: result.summary.stopped !== undefined ? "stopped" : failed ? "failed" : "applied",
-    done: result.summary.done,
-    failed: result.summary.failed + result.summary.inconsistent,
-    skipped: result.summary.skipped,
-  });
-  if (journalError)
-    process.stderr.write(
-      `phctl: ${journalError.message}: the apply stopped after ${plural(result.summary.done, "action")}; free the space (or fix the permissions) and run phctl apply again\n`,
-    );
-  if (result.summary.stopped !== undefined && !journalError)
-    throw userError(
-      "STOPPED",
-      `the apply stopped: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once the service answers: it waits on the queued jobs recorded there and sends nothing twice`,
-    );
 }
 
 /** How the plan is shown: the terminal's width, tickets inline with --show-tickets. */
@@ -338,18 +260,5 @@ function textOptions(x: ExecuteOptions) {
     verbose: x.verbose,
     width: terminalWidth(process.stdout),
     showTickets: x.flags.showTickets === true,
-  };
-}
-
-/** What the journal records of the plan being applied. */
-function identity(plan: Plan, targets: readonly string[], savedFile: string | undefined) {
-  return {
-    createdAt: plan.createdAt,
-    apiUrl: plan.apiUrl,
-    organization: plan.organization,
-    digest: planDigest(plan.entries),
-    // What a resumed run re-plans: the saved plan's keys, or the --target keys.
-    targets: savedFile ? [...new Set(plan.entries.map((e) => e.key))] : [...targets],
-    ...(savedFile ? { savedPlan: savedFile } : {}),
   };
 }
