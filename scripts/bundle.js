@@ -5,7 +5,8 @@
  * `bin` and the tests run — over tsc's, and next to it one CommonJS file per command
  * (`bundle-plan.cjs`, …) plus `bundle-all.cjs` (help, anything main.ts is not sure of) and
  * `bundle-server.cjs` (the reference server, for `serve` and the embedded server) and
- * `bundle-vendor-*.cjs` (packages several bundles use, once). A
+ * `bundle-vendor-*.cjs` (packages several bundles use, once), then beside each bundle its V8
+ * code cache (`.v8cache`, made by running commands; src/cli/bundle-load.ts loads them). A
  * command loads main.js and its one bundle instead of ~350 modules: most of its start
  * (bench/startup.ts). tsc's per-file output stays in dist/ for the tests, `npm run gen` and
  * the benchmarks; run tsc alone and main.js is tsc's again, loading those files.
@@ -15,9 +16,10 @@
  * root as dist/cli/*.js do: code that finds package files from its own URL
  * (src/manifest/validator.ts) works in both. better-sqlite3 stays external (a native module
  * found through its own directory), as does everything the generated validators
- * (schemas/validators.cjs) require at run time. A package loaded with `await import("pkg")`
- * stays a run-time import: Node gives a CommonJS package named exports there, a bundle would
- * give it only `default`.
+ * (schemas/validators.cjs) require at run time. No bundle keeps an `import()`: bundle-load.ts
+ * runs a bundle as a vm.Script, where Node 20 cannot take one, so the build fails on one. A
+ * package loaded with `await import("pkg")` is left out of the bundle (a bundle would give a
+ * CommonJS package only `default`) and so fails the build: import it statically instead.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +37,9 @@ mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out, { withFileTypes: true }))
   if (
     f.isFile() &&
-    /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map|\.v8cache)?$/.test(f.name)
+    /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map|\.v8cache(\.\d+\.tmp)?)?$/.test(
+      f.name,
+    )
   )
     rmSync(join(out, f.name));
 

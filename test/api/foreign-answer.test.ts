@@ -92,12 +92,24 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => gateway.close(() => ok())));
 
+/** A fresh client against the gateway answering as `m`, closed after `fn`. */
+async function withClient(
+  m: { status: number; html: boolean },
+  fn: (c: ApiClient) => Promise<void>,
+): Promise<void> {
+  mode = m;
+  seen.length = 0;
+  const c = new ApiClient({ apiUrl: url, token: TOKEN });
+  try {
+    await fn(c);
+  } finally {
+    await c.close();
+  }
+}
+
 describe("the client at an address that is not the API", () => {
   it("a read that is redirected fails once with NOT_THE_API; nothing follows the redirect", async () => {
-    mode = { status: 302, html: false };
-    seen.length = 0;
-    const c = new ApiClient({ apiUrl: url, token: TOKEN });
-    try {
+    await withClient({ status: 302, html: false }, async (c) => {
       const e = (await c.call("organizations.list").catch((x: unknown) => x)) as ApiError;
       expect(e).toBeInstanceOf(ApiError);
       expect(e.code).toBe("NOT_THE_API");
@@ -107,16 +119,11 @@ describe("the client at an address that is not the API", () => {
       );
       expect(e.message).not.toContain(TOKEN);
       expect(seen).toHaveLength(1); // not retried, not followed
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   it("a write answered with a page is ambiguous and sent once", async () => {
-    mode = { status: 200, html: true };
-    seen.length = 0;
-    const c = new ApiClient({ apiUrl: url, token: TOKEN });
-    try {
+    await withClient({ status: 200, html: true }, async (c) => {
       const e = await c
         .call("users.create", {
           body: {
@@ -132,16 +139,11 @@ describe("the client at an address that is not the API", () => {
         /the service answered an HTML page \("Sign in"\), not JSON/,
       );
       expect(seen.filter((r) => r.method === "POST")).toHaveLength(1);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   it("an idempotent write (PUT) answered with a page is ambiguous too: a re-read decides", async () => {
-    mode = { status: 200, html: true };
-    seen.length = 0;
-    const c = new ApiClient({ apiUrl: url, token: TOKEN });
-    try {
+    await withClient({ status: 200, html: true }, async (c) => {
       const e = await c
         .call("projects.replace", {
           params: { projectSlug: "tf-a" },
@@ -150,9 +152,7 @@ describe("the client at an address that is not the API", () => {
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(AmbiguousRequestError);
       expect(seen.filter((r) => r.method !== "GET")).toHaveLength(1);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   it("plan exits 1 with one line naming the setting; doctor fails the URL check", async () => {
