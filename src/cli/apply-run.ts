@@ -24,7 +24,7 @@ import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
 import { clientReadProgress } from "../render/read-progress.js";
-import { formatCount, PLAIN, type Style } from "../render/style.js";
+import { PLAIN, plural, type Style } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
 import { wrapText } from "../render/wrap.js";
@@ -70,9 +70,6 @@ export interface ExecuteOptions {
   /** Ask (or not) before applying; false cancels. `reviewed`: a saved plan; `entries`: the plan's. */
   confirm: (reviewed: boolean, entries: readonly PlanEntry[]) => Promise<boolean>;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) =>
-  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export async function execute(x: ExecuteOptions): Promise<void> {
   const { flags: o, state, json } = x;

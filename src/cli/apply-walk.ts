@@ -16,7 +16,7 @@ import { scopeState } from "../engine/scope.js";
 import { kinds } from "../kinds/index.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState } from "../manifest/types.js";
-import { formatCount } from "../render/style.js";
+import { plural } from "../render/style.js";
 import type { ExecuteOptions } from "./apply-run.js";
 
 /** What steps 1–4 settled: the plan, its graph, and what earlier runs left. */
@@ -38,9 +38,6 @@ export interface WalkInput {
   /** How many of the plan's entries an interrupted run did. */
   alreadyDone: number;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) =>
-  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** Runs the plan's actions; a halt or a failure is in `x.result` and the exit code. */
 export async function walk(x: ExecuteOptions, w: WalkInput): Promise<void> {
@@ -117,7 +114,7 @@ export async function walk(x: ExecuteOptions, w: WalkInput): Promise<void> {
   if (result.summary.stopped !== undefined && !journalError)
     throw userError(
       "STOPPED",
-      `the apply stopped: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once the service answers: it waits on the queued jobs recorded there and sends nothing twice`,
+      `the apply stopped: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once that is fixed: it waits on the queued jobs recorded there and sends nothing twice`,
     );
 }
 
@@ -139,6 +136,7 @@ function sideEffectsOf(
   const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
   return [...mine, ...owed.filter((e) => !planned.has(e.key) && wanted.has(e.key))];
 }
+
 /** What the journal records of the plan being applied. */
 function identity(plan: Plan, targets: readonly string[], savedFile: string | undefined) {
   return {

@@ -12,6 +12,7 @@ import { absentLive } from "../adopt/place-common.js";
 import { writeAdopted } from "../adopt/write.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import type { DesiredState } from "../manifest/types.js";
+import { plural } from "../render/style.js";
 
 export interface AdoptStepResult {
   /** Keys of the entries whose live values the manifests now declare. */
@@ -20,9 +21,6 @@ export interface AdoptStepResult {
   files: string[];
   notAdoptable: NotAdoptable[];
 }
-
-const plural = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 function describe(e: PlanEntry, file: string): string {
   if (absentLive(e)) return `${e.key}: removed, gone live (${file})`;

@@ -4,9 +4,10 @@
  * otherwise it loads the program (program.ts) with only the command being run. Built by
  * scripts/bundle.js, it loads one file: the bundle of that command (`bundle-<name>.cjs`, or
  * `bundle-all.cjs` for help and anything it is not sure of); built by tsc alone, it imports
- * program.js and the command's file. A bundle loads through its V8 code cache (bundle-load.ts). A user error prints `phctl: <message>` (details with
- * --verbose); a bug prints the same line plus the stack with --verbose — through source maps,
- * so the stack names src/ files and lines. Never a token.
+ * program.js and the command's file. A bundle loads through its V8 code cache
+ * (bundle-load.ts). A user error prints `phctl: <message>` (details with --verbose); a bug
+ * prints the same line plus the stack with --verbose — through source maps, so the stack
+ * names src/ files and lines. Never a token.
  */
 import { VERSION } from "../version.js";
 import { loadBundle } from "./bundle-load.js";

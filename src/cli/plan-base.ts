@@ -15,6 +15,7 @@ import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
 import { changeScope } from "../engine/scope.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import type { LoadResult } from "../manifest/types.js";
+import { plural } from "../render/style.js";
 import { checkLoaded, openService, readProgress, type PlanRun } from "./plan-common.js";
 import { loadHeadAndBase } from "./plan-load.js";
 
@@ -25,9 +26,6 @@ export interface BaseOptions {
   full: boolean;
   targets: readonly string[];
 }
-
-const plural = (n: number, one: string) =>
-  `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
 /** The base must load cleanly: its errors are printed as the base's and refused. */
 function checkBase(base: LoadResult, dir: string) {

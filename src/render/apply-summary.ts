@@ -7,7 +7,7 @@
 import type { ApplySummary } from "../engine/apply-events.js";
 import type { Inconsistency } from "../engine/verify.js";
 import type { PlanEntry } from "../engine/plan.js";
-import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
+import { formatCount, formatDuration, PLAIN, plural, type Style } from "./style.js";
 import { fitParts, shortenId, truncate } from "./width.js";
 import { seg, wrap } from "./wrap.js";
 
@@ -37,9 +37,6 @@ export interface SummaryFacts {
 /** The slowest line says something only past a handful of actions and a second. */
 const SLOW_MS = 1000;
 const HANDFUL = 5;
-
-const plural = (n: number, one: string, many = `${one}s`) =>
-  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** `  slowest  a 3.1 s, b 2.0 s`: as many as fit in `width`, never wrapped; undefined if none. */
 function slowestLine(f: SummaryFacts, done: number, width: number): string | undefined {

@@ -70,7 +70,5 @@ export function linkTarget(url: string): string {
   );
 }
 
-/** `1` → `1 ticket`, `2` → `2 tickets`. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-}
+/** `1` → `1 ticket`, `2` → `2 tickets` (style.ts's, for the markdown modules). */
+export { plural } from "./style.js";

@@ -60,6 +60,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** `1` → `1 ticket`, `1234` → `1,234 tickets`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** `450 ms`, `12.3 s`, `2 m 05 s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

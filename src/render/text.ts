@@ -9,7 +9,7 @@
  */
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
-import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, type Style } from "./style.js";
+import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 
 export interface TextOptions {
@@ -21,9 +21,6 @@ export interface TextOptions {
   /** Ticket letters under their entries instead of after the plan (`--show-tickets`). */
   showTickets?: boolean;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) =>
-  `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** The summary as painted pieces: the delete count in red when there are deletes. */
 function summarySegs(plan: Plan, style: Style): Seg[] {
