@@ -219,7 +219,10 @@ export class OutageGate {
   /** The outage deadline passed (`timedOut`), or the client is closing during an outage. */
   #giveUp(timedOut: boolean): void {
     if (this.#state !== "closed") return;
-    const pausedMs = Math.round(performance.now() - this.#closedAt);
+    // A Node timer counts from the event loop's cached clock, so the deadline can fire up
+    // to 1 ms before performance.now() says it is due: never report less than the deadline.
+    const measured = Math.round(performance.now() - this.#closedAt);
+    const pausedMs = timedOut ? Math.max(measured, this.o.timeoutMs) : measured;
     this.#state = "gave-up";
     this.#clearTimers();
     this.#error = new OutageError({
