@@ -44,7 +44,6 @@ const HEAD = "(function (exports, require, module, __filename, __dirname) { ";
 const TAIL = "\n})";
 
 let log: ((format: string, ...a: unknown[]) => void) | undefined;
-const loaded = new Map<string, unknown>();
 const made: { file: string; script: Vm.Script; stamp: string }[] = [];
 
 /** The first line of a cache: the bundle's digest when the cache was made from it. */
@@ -72,8 +71,10 @@ type Require = NodeJS.Require;
 export function loadBundle(at: string | URL): unknown {
   const url = builtin("node:url") as typeof Url;
   const file = typeof at === "string" ? at : url.fileURLToPath(at);
-  const done = loaded.get(file);
-  if (done !== undefined) return done;
+  // Node's registry, as require() does: loaded once, and a bundle required again while it
+  // loads (a cycle) gets its exports so far instead of a second run.
+  const known = builtin.cache[file];
+  if (known) return known.exports;
   log ??= (builtin("node:util") as typeof Util).debuglog("phctl");
   if (process.sourceMapsEnabled) {
     // Node's own loader maps stack frames through the source maps (--verbose).
@@ -116,7 +117,6 @@ export function loadBundle(at: string | URL): unknown {
     throw e;
   }
   module.loaded = true;
-  loaded.set(file, module.exports);
   if (process.env[TRAIN_VAR] === "1") {
     if (made.length === 0) process.once("exit", writeCaches);
     made.push({ file, script, stamp });
@@ -124,16 +124,26 @@ export function loadBundle(at: string | URL): unknown {
   return module.exports;
 }
 
-/** At the build's exit: each bundle's cache, unless an earlier run wrote it (renamed in whole). */
+/**
+ * At the build's exit: each bundle's cache, unless an earlier run wrote it (renamed in
+ * whole). One that cannot be written (a read-only directory) is a line on stderr and exit 1,
+ * so that the build says so; the bundle still runs, compiled from its source.
+ */
 function writeCaches(): void {
   for (const { file, script, stamp } of made) {
     const to = file + CACHE_SUFFIX;
     if (cacheFor(file, stamp) !== undefined) continue;
     const tmp = `${to}.${process.pid}.tmp`;
-    fs().writeFileSync(
-      tmp,
-      Buffer.concat([Buffer.from(stamp, "latin1"), script.createCachedData()]),
-    );
-    fs().renameSync(tmp, to);
+    try {
+      fs().writeFileSync(
+        tmp,
+        Buffer.concat([Buffer.from(stamp, "latin1"), script.createCachedData()]),
+      );
+      fs().renameSync(tmp, to);
+    } catch (e) {
+      fs().rmSync(tmp, { force: true });
+      process.stderr.write(`phctl: code cache of ${file} not written: ${(e as Error).message}\n`);
+      process.exitCode = 1;
+    }
   }
 }

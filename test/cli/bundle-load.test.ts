@@ -6,7 +6,15 @@
  * one Node's own require() finds.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -23,9 +31,18 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
  * the loader's debug line on each bundle's cache (used, none, refused by V8).
  */
 function run(o: { train?: boolean } = {}): { value: unknown; words: Record<string, string> } {
+  const r = load(o);
+  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
+  const words: Record<string, string> = {};
+  for (const m of r.stderr.matchAll(/([a-z-]+\.cjs): code cache (.+)$/gm)) words[m[1]] = m[2];
+  return { value: JSON.parse(r.stdout) as unknown, words };
+}
+
+/** The child process of `run`, as it ended. */
+function load(o: { train?: boolean }) {
   const file = join(dir, "bundle-main.cjs");
   const script = `import(${JSON.stringify(LOADER)}).then(async (m) => { const b = m.loadBundle(${JSON.stringify(file)}); process.stdout.write(JSON.stringify(b.value())); })`;
-  const r = spawnSync(process.execPath, ["-e", script], {
+  return spawnSync(process.execPath, ["-e", script], {
     env: {
       PATH: process.env.PATH,
       NODE_DEBUG: "phctl",
@@ -33,10 +50,6 @@ function run(o: { train?: boolean } = {}): { value: unknown; words: Record<strin
     },
     encoding: "utf8",
   });
-  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
-  const words: Record<string, string> = {};
-  for (const m of r.stderr.matchAll(/([a-z-]+\.cjs): code cache (.+)$/gm)) words[m[1]] = m[2];
-  return { value: JSON.parse(r.stdout) as unknown, words };
 }
 
 /** A bundle whose value() adds up numbers in a loop (so that V8 compiles something). */
@@ -101,5 +114,34 @@ describe("the bundles' code cache", () => {
     expect(run().words["bundle-main.cjs"]).toBe("none");
     rmSync(file);
     expect(run().value).toMatchObject({ n: 3 });
+  });
+
+  it("a bundle required again while it loads (a cycle) runs once and gives its exports so far", () => {
+    writeFileSync(
+      join(dir, "bundle-main.cjs"),
+      `globalThis.runs = (globalThis.runs ?? 0) + 1;\nexports.early = "early";\nconst x = require("./bundle-vendor-x.cjs");\nexports.value = () => ({ runs: globalThis.runs, seen: x.seen });\n`,
+    );
+    writeFileSync(
+      join(dir, "bundle-vendor-x.cjs"),
+      `exports.seen = require("./bundle-main.cjs").early;\n`,
+    );
+    expect(run().value).toEqual({ runs: 1, seen: "early" });
+  });
+
+  it("a build run that cannot write a cache says so in one line and exits 1; the run itself worked", () => {
+    writeBundles(4);
+    // A directory where the cache goes: the rename fails (whoever runs the test, root too).
+    mkdirSync(join(dir, "bundle-main.cjs.v8cache"));
+    writeFileSync(join(dir, "bundle-main.cjs.v8cache", "keep"), "");
+    const r = load({ train: true });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 4, sibling: "vendor" });
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("phctl: "));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^phctl: code cache of .*bundle-main\.cjs not written: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // The other bundle's cache was written; no temporary file is left.
+    expect(existsSync(join(dir, "bundle-vendor-x.cjs.v8cache"))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
