@@ -13,14 +13,20 @@
  *   of its output that mentions "welcome" and the username). A user with two must have been
  *   announced by the apply that sent the second (a line about its welcome that says
  *   "twice"): a mail whose send was answered just before the kill cannot be confirmed by
- *   reading, and phctl sends it again rather than lose it — saying so.
+ *   reading, and phctl sends it again rather than lose it — saying so. In mode "concurrent"
+ *   every user has exactly one (only the run whose create made her sends it), and both
+ *   applies exit 0 (a create answered 409 is "already there").
  */
 import type { RequestLogEntry } from "../src/server/app.js";
 import type { StoredJob } from "./trials.js";
 
-/** After the kill: "resume" = `--resume` in the same work directory, "fresh" = a new one. */
-export type Mode = "resume" | "fresh";
-export const MODES: readonly Mode[] = ["resume", "fresh"];
+/**
+ * After the kill: "resume" = `--resume` in the same work directory, "fresh" = a new one.
+ * "concurrent" kills nothing: two applies from two work directories at once (two journals,
+ * two locks: neither knows the other), as two CI jobs of one service would run.
+ */
+export type Mode = "resume" | "fresh" | "concurrent";
+export const MODES: readonly Mode[] = ["resume", "fresh", "concurrent"];
 
 /** The identity a queued job creates, e.g. `account.create user17/git`. */
 export function jobIdentity(j: StoredJob): string {
@@ -105,7 +111,7 @@ export function tallyWelcomes(
   freshOutput: string,
 ): WelcomeTally {
   const none = users.filter((u) => (welcomes.get(u) ?? 0) === 0);
-  const named = mode === "fresh" ? namedForWelcome(freshOutput, none) : new Set<string>();
+  const named = mode !== "resume" ? namedForWelcome(freshOutput, none) : new Set<string>();
   const twice = users.filter((u) => (welcomes.get(u) ?? 0) > 1);
   const told = namedForWelcome(
     freshOutput
@@ -134,7 +140,11 @@ export function trialFailures(t: {
   lastApplyOutput: string;
 }): string[] {
   const f: string[] = [];
-  if (t.applyCodes.at(-1) !== 0) {
+  if (t.mode === "concurrent" && t.applyCodes.some((c) => c !== 0)) {
+    f.push(
+      `the applies running at once exited ${t.applyCodes.join(", ")}; the last said: ${lastLines(t.lastApplyOutput)}`,
+    );
+  } else if (t.applyCodes.at(-1) !== 0) {
     f.push(
       `not converged: ${t.applyCodes.length} ${t.mode === "resume" ? "--resume " : "fresh "}applies exited ${t.applyCodes.join(", ")}; the last said: ${lastLines(t.lastApplyOutput)}`,
     );

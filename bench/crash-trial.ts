@@ -3,7 +3,8 @@
  * a fresh `phctl serve --db FILE --queue-delay N` child process for the whole trial; an
  * apply SIGKILLed at a given moment; then up to 3 applies — `--resume` in the same work
  * directory (mode "resume") or plain applies in a fresh work directory with no `.phctl/`
- * (mode "fresh") — while they exit non-zero; a `plan --detailed-exitcode`; the request log;
+ * (mode "fresh") — while they exit non-zero; or (mode "concurrent") no kill, two applies from
+ * two work directories at once; a `plan --detailed-exitcode`; the request log;
  * the server stopped; the store read. `calibrate()` is the uninterrupted apply the kill
  * moments are drawn against and whose POSTs a trial is compared with.
  */
@@ -147,13 +148,24 @@ export async function runTrial(
   try {
     const first = workdir(s, join(t.dir, "work"));
     const e = env(server.url, s);
-    const interrupted = await applyAndKill(first, e, t.kill, { url: server.url, token: s.token });
     // Mode fresh: a new work directory, as a CI job on another runner would have.
     const work = t.mode === "resume" ? first : workdir(s, join(t.dir, "fresh"));
-    const args = t.mode === "resume" ? [...APPLY, "--resume"] : APPLY;
     const applies: CliRun[] = [];
-    do applies.push(await runCli(args, { cwd: work, env: e }));
-    while (applies.at(-1)!.code !== 0 && applies.length < MAX_RUNS);
+    let interrupted: CliRun;
+    if (t.mode === "concurrent") {
+      // Nothing killed: the first apply of the pair stands in the "interrupted" column.
+      const both = await Promise.all([
+        runCli(APPLY, { cwd: first, env: e }),
+        runCli(APPLY, { cwd: work, env: e }),
+      ]);
+      interrupted = both[0];
+      applies.push(...both);
+    } else {
+      interrupted = await applyAndKill(first, e, t.kill, { url: server.url, token: s.token });
+      const args = t.mode === "resume" ? [...APPLY, "--resume"] : APPLY;
+      do applies.push(await runCli(args, { cwd: work, env: e }));
+      while (applies.at(-1)!.code !== 0 && applies.length < MAX_RUNS);
+    }
     const plan = await runCli(PLAN, { cwd: work, env: e });
     const log = await requestLog(server.url, s.token);
     // For a look afterwards (the directory is kept when a check fails).
@@ -173,7 +185,9 @@ export async function runTrial(
       interrupted,
       applies,
       plan,
-      postDuplicates: duplicatePosts(log, c.reference),
+      // Two runs at once each send their own adds, which the service accepts as idempotent
+      // (a team member added twice is one member): objects twice are found in the store.
+      postDuplicates: t.mode === "concurrent" ? [] : duplicatePosts(log, c.reference),
     };
   } finally {
     await server.stop();

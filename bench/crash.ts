@@ -2,9 +2,12 @@
  * Crash-consistency trials (not part of `npm test`; the smoke is
  * test/bench/crash-smoke.test.ts; see bench/README.md, "Crash trials"):
  *
- *   npm run crash                               # 20 trials (10 per mode), size mid, seed 1
- *   npm run crash -- --trials 2                 # one per mode
+ *   npm run crash                               # 21 trials (7 per mode), size mid, seed 1
+ *   npm run crash -- --trials 3                 # one per mode
  *   npm run crash -- --trials 40 --seed 7 --size small
+ *
+ * Trials take the modes in turn: resume, fresh, concurrent (two applies at once from two
+ * work directories, nothing killed).
  *
  * Flags: --trials N (20), --seed S (1: the kill moments), --size mid|small (mid),
  * --queue-delay MS (300), --keep (keep the temp directory; kept anyway when a trial fails).
@@ -12,9 +15,9 @@
  * A generated organization whose users all declare `sendWelcome: true` is applied from
  * empty once, uninterrupted (the calibration: its wall time and its accepted POSTs); then
  * each trial applies it from empty on a fresh server and store, SIGKILLs the apply at a
- * moment drawn uniformly over the calibration's wall time, and finishes it — odd trials
- * with `--resume` in the same work directory, even ones from a fresh work directory
- * without `.phctl/` — and checks it (bench/crash-checks.ts). Exit 1 when any trial fails a
+ * moment drawn uniformly over the calibration's wall time, and finishes it — with `--resume`
+ * in the same work directory, or from a fresh work directory without `.phctl/` — or runs two
+ * applies at once, and checks it (bench/crash-checks.ts). Exit 1 when any trial fails a
  * check. Figures go to bench/crash-results.md.
  */
 import { execFileSync } from "node:child_process";
@@ -39,7 +42,7 @@ const RESULTS = join(import.meta.dirname, "crash-results.md");
 const TOKEN = "crash-token-5e1a";
 
 function flags(argv: string[]) {
-  const o = { trials: 20, seed: 1, size: "mid" as CrashSize, queueDelay: 300, keep: false };
+  const o = { trials: 21, seed: 1, size: "mid" as CrashSize, queueDelay: 300, keep: false };
   const num = (flag: string, v: string | undefined, min: number) => {
     const x = Number(v);
     if (v === undefined || !Number.isInteger(x) || x < min)
@@ -84,7 +87,10 @@ function row(t: TrialResult, c: Calibration): string {
   const i = t.interrupted;
   const first = i.killedAtMs !== undefined ? "killed" : `exited ${code(i.code)} first`;
   const at = "afterMs" in t.kill ? t.kill.afterMs : (i.killedAtMs ?? i.wallMs);
-  const kill = `${Math.round(at)} ms (${Math.round((at / c.wallMs) * 100)} %)`;
+  const kill =
+    t.mode === "concurrent"
+      ? "none: 2 applies at once"
+      : `${Math.round(at)} ms (${Math.round((at / c.wallMs) * 100)} %)`;
   const converged = t.applies.at(-1)?.code === 0 ? String(t.applies.length) : `no (${MAX_RUNS})`;
   const w = t.welcome;
   const cells = [
@@ -94,7 +100,9 @@ function row(t: TrialResult, c: Calibration): string {
     converged,
     t.jobDuplicates.length + t.postDuplicates.length,
     `${w.lost.length} / ${w.named.length} / ${w.announced.length} / ${w.duplicated.length}`,
-    `${first} → ${t.applies.map((r) => code(r.code)).join(", ")} → plan ${code(t.plan.code)}`,
+    t.mode === "concurrent"
+      ? `${t.applies.map((r) => code(r.code)).join(" ‖ ")} → plan ${code(t.plan.code)}`
+      : `${first} → ${t.applies.map((r) => code(r.code)).join(", ")} → plan ${code(t.plan.code)}`,
     s(t.wallMs),
     t.failures.length === 0 ? "ok" : "FAIL",
   ];
@@ -110,7 +118,9 @@ function summary(results: TrialResult[]): string {
   const per = MODES.map((m) => {
     const rs = results.filter((r) => r.mode === m);
     const ok = rs.filter((r) => r.failures.length === 0).length;
-    return `${m} ${ok}/${rs.length} passed`;
+    const n = (f: (w: TrialResult["welcome"]) => readonly string[]) =>
+      rs.reduce((a, r) => a + f(r.welcome).length, 0);
+    return `${m} ${ok}/${rs.length} passed (welcome mails doubled ${n((w) => w.duplicated) + n((w) => w.announced)}, of them unannounced ${n((w) => w.duplicated)}; lost ${n((w) => w.lost) + n((w) => w.named)}, of them unannounced ${n((w) => w.lost)})`;
   });
   const sum = (f: (r: TrialResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return (

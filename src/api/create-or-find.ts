@@ -10,15 +10,32 @@
  * A queued create whose job failed is re-read too: a duplicate job fails ("already has an
  * account") exactly when the first one landed.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { AmbiguousRequestError, ApiError, JobFailedError } from "./errors.js";
 import { sleep } from "./limit.js";
+
+/**
+ * What the creates of one apply action met, for the walk that runs it (src/engine/walk.ts):
+ * `existed` is set when a create was answered 409 Conflict and the object was found — made
+ * by another writer after this run read live state (another apply at work on the same
+ * service, or a person), never by this run's own earlier attempt. It decides who owes the
+ * object's side effects (the welcome mail). Carried by AsyncLocalStorage so that every
+ * kind's create reports it without threading a value through each of them.
+ */
+export interface CreateWitness {
+  existed: boolean;
+}
+export const createWitness = new AsyncLocalStorage<CreateWitness>();
 
 export type CreateOutcome =
   /** The create call answered. */
   | "created"
   /** The create call's answer was lost, and the re-read found the object. */
   | "found"
-  /** The create call said 409 Conflict, and the re-read found the object. */
+  /**
+   * The create call said 409 Conflict, and the re-read found the object: another writer made
+   * it (after an ambiguous attempt of this call's own, a 409 is "found": that one landed).
+   */
   | "existed";
 
 export interface CreateOrFindOptions {
@@ -45,6 +62,8 @@ export async function createOrFind<T>(
   const attempts = options.attempts ?? 3;
   let delay = options.delayMs ?? 250;
   let last: unknown;
+  /** An earlier attempt may have landed: a conflict then is most likely this call's own. */
+  let mayHaveLanded = false;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       return { value: await create(), outcome: "created", attempts: attempt };
@@ -58,6 +77,7 @@ export async function createOrFind<T>(
         throw e;
       }
       if (e instanceof AmbiguousRequestError) {
+        mayHaveLanded = true;
         const found = await find();
         if (found !== undefined) return { value: found, outcome: "found", attempts: attempt };
         await sleep(delay, options.signal);
@@ -66,8 +86,11 @@ export async function createOrFind<T>(
       }
       if (e instanceof ApiError && e.status === 409 && options.findOnConflict !== false) {
         const found = await find();
-        if (found !== undefined) return { value: found, outcome: "existed", attempts: attempt };
-        throw e;
+        if (found === undefined) throw e;
+        if (mayHaveLanded) return { value: found, outcome: "found", attempts: attempt };
+        const witness = createWitness.getStore();
+        if (witness) witness.existed = true;
+        return { value: found, outcome: "existed", attempts: attempt };
       }
       if (e instanceof ApiError && e.status === 429) {
         const wait = e.retryAfterMs ?? delay;

@@ -6,7 +6,7 @@
  */
 import { userError, PhctlError } from "../errors.js";
 import { applyFailed, runApply } from "../engine/apply.js";
-import type { ApplyEvent } from "../engine/apply-events.js";
+import type { ApplyEvent, ApplySummary } from "../engine/apply-events.js";
 import { isExecutable, nodeId, type Graph } from "../engine/graph.js";
 import { Journal, planDigest, type InFlightJob, type JournalData } from "../engine/journal.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
@@ -16,7 +16,7 @@ import { scopeState } from "../engine/scope.js";
 import { kinds } from "../kinds/index.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState } from "../manifest/types.js";
-import { plural } from "../render/style.js";
+import { formatCount, plural } from "../render/style.js";
 import type { ExecuteOptions } from "./apply-run.js";
 
 /** What steps 1–4 settled: the plan, its graph, and what earlier runs left. */
@@ -114,8 +114,19 @@ export async function walk(x: ExecuteOptions, w: WalkInput): Promise<void> {
   if (result.summary.stopped !== undefined && !journalError)
     throw userError(
       "STOPPED",
-      `the apply stopped: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once that is fixed: it waits on the queued jobs recorded there and sends nothing twice`,
+      `the apply stopped${stoppedCounts(result.summary)}: ${result.summary.stopped}; ${plural(result.summary.done, "action")} ${result.summary.done === 1 ? "was" : "were"} done and ${result.summary.done === 1 ? "is" : "are"} recorded in ${file}. Run phctl apply again once that is fixed: it waits on the queued jobs recorded there and sends nothing twice`,
     );
+}
+
+/** ` with 26 actions failed and 32 skipped`: what the stop cost, said with its reason. */
+function stoppedCounts(s: ApplySummary): string {
+  const parts = [
+    ...(s.failed > 0 ? [`${plural(s.failed, "action")} failed`] : []),
+    ...(s.skipped > 0
+      ? [`${s.failed > 0 ? formatCount(s.skipped) : plural(s.skipped, "action")} skipped`]
+      : []),
+  ];
+  return parts.length > 0 ? ` with ${parts.join(" and ")}` : "";
 }
 
 const SIDE_EFFECT_KINDS = kinds.filter((k) => k.sideEffect);

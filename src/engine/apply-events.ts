@@ -45,7 +45,16 @@ export type ApplyEvent =
       ok: boolean;
       message?: string;
     } & EventTarget)
-  | ({ type: "action-done"; durationMs: number } & EventTarget)
+  /**
+   * `existed`: the create found its object already made by another writer. `note`: done
+   * without a call, and why (a side effect another writer owes).
+   */
+  | ({ type: "action-done"; durationMs: number; existed?: true; note?: string } & EventTarget)
+  /**
+   * Once per run, at the first create that found its object made meanwhile by someone else:
+   * another apply (or a person) is changing the same service at the same time.
+   */
+  | ({ type: "other-writer" } & EventTarget)
   | ({ type: "action-failed"; durationMs: number; message: string; code: string } & EventTarget)
   /** Not attempted: `root` is the key whose failure (or blocked/ticket create) it needed. */
   | ({ type: "action-skipped"; root: string; reason: string } & EventTarget)

@@ -5,6 +5,7 @@
  * Everything is told to the reporter as events (`apply-started` … `apply-done`); nothing
  * prints.
  */
+import { OutageError } from "../api/errors.js";
 import type { ResourceKind } from "../kinds/kind.js";
 import { kinds as allKinds } from "../kinds/index.js";
 import type { DesiredState } from "../manifest/types.js";
@@ -33,6 +34,7 @@ export function planGraph(
         ...(own.mode === "prune" && own.containers ? own.containers(e.key) : []),
       ];
     },
+    after: (e) => kinds.find((k) => k.kind === e.kind)?.after?.(e.key) ?? [],
   });
 }
 
@@ -100,10 +102,12 @@ export async function runApply(o: RunApplyOptions): Promise<ApplyResult> {
         ...(o.kinds ? { kinds: o.kinds } : {}),
       });
     } catch (e) {
-      emit({
-        type: "verify-failed",
-        message: `could not re-read the changed objects: ${e instanceof Error ? e.message : String(e)}`,
-      });
+      // An outage stops the run and is said by its last line: the re-read adds nothing.
+      if (!(e instanceof OutageError))
+        emit({
+          type: "verify-failed",
+          message: `could not re-read the changed objects: ${e instanceof Error ? e.message : String(e)}`,
+        });
     }
     for (const i of inconsistencies) emit({ type: "inconsistent", ...i });
   }

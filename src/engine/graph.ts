@@ -12,6 +12,10 @@
  * - in an authoritative list (a project's access level, a team's members) removals run
  *   after the additions to the same list, so a replaced admin never leaves the list empty.
  *
+ * - a node runs after every entry under the key prefixes its kind names (`after`: the
+ *   welcome mail after its user's service accounts) — ordering only: whatever they end in,
+ *   and whether or not they can run at all, the node runs once they have ended.
+ *
  * A node that needs a key the plan cannot bring (its create is `blocked` or a `ticket`) is
  * marked unreachable; apply skips it, naming that key. A cycle is an error naming it.
  */
@@ -31,6 +35,8 @@ export interface GraphNode {
   readonly deps: NodeId[];
   /** Nodes that wait for this one. */
   readonly dependents: NodeId[];
+  /** Of `deps`, those waited for only to come after them: their failure does not skip this node. */
+  orderOnly?: Set<NodeId>;
   /** Set when the node needs a key that a ticket or blocked entry keeps from existing. */
   unreachable?: { key: string; reason: string };
 }
@@ -48,6 +54,11 @@ export interface GraphOptions {
    * under a git group, or in a subgroup).
    */
   ownerOf?: (entry: PlanEntry) => readonly string[];
+  /**
+   * Key prefixes (ending in `/`) whose executable entries this entry comes after, whatever
+   * they end in (ordering only; see the file's comment).
+   */
+  after?: (entry: PlanEntry) => readonly string[];
 }
 
 /** A dependency cycle; the message names it (`a → b → a`). */
@@ -137,7 +148,45 @@ export function buildGraph(entries: readonly PlanEntry[], o: GraphOptions = {}):
       if (why && !n.unreachable) n.unreachable = { key: dep, reason: why };
     }
   }
+  addOrderOnly(nodes, o, edge);
   return { nodes, order: topologicalOrder(nodes) };
+}
+
+/** The `after` edges: a lookup by key prefix, built only for the prefixes asked for. */
+function addOrderOnly(
+  nodes: ReadonlyMap<NodeId, GraphNode>,
+  o: GraphOptions,
+  edge: (from: GraphNode, to: GraphNode) => void,
+): void {
+  if (!o.after) return;
+  const asks = new Map<GraphNode, readonly string[]>();
+  const prefixes = new Set<string>();
+  for (const n of nodes.values()) {
+    if (n.entry.action === "delete") continue;
+    const after = o.after(n.entry);
+    if (after.length === 0) continue;
+    asks.set(n, after);
+    for (const p of after) prefixes.add(p);
+  }
+  if (asks.size === 0) return;
+  const under = new Map<string, GraphNode[]>();
+  for (const n of nodes.values()) {
+    const key = n.entry.key;
+    for (let i = key.indexOf("/"); i >= 0; i = key.indexOf("/", i + 1)) {
+      const p = key.slice(0, i + 1);
+      if (!prefixes.has(p)) continue;
+      const list = under.get(p);
+      if (list) list.push(n);
+      else under.set(p, [n]);
+    }
+  }
+  for (const [n, after] of asks)
+    for (const p of after)
+      for (const m of under.get(p) ?? []) {
+        if (m === n || n.deps.includes(m.id)) continue;
+        edge(m, n);
+        (n.orderOnly ??= new Set()).add(m.id);
+      }
 }
 
 /** Kahn's algorithm in plan order; a leftover means a cycle, which is found and named. */

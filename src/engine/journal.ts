@@ -146,6 +146,7 @@ export class Journal {
         line = { at, finished: true };
         break;
       case "apply-started":
+      case "other-writer":
       case "action-skipped":
       case "inconsistent":
       case "verify-failed":

@@ -16,6 +16,7 @@ import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { readLive, type LiveRead } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
 import { buildPlan } from "./planner.js";
+import { checkOrganization } from "./organization-check.js";
 import { readOrganizations, type LiveOrganization } from "./readers.js";
 import { ReadContext, type JournalFacts } from "./read-context.js";
 import { declaredTopKeys, desiredOf, desiredScope, scopeState } from "./scope.js";
@@ -125,7 +126,13 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
       ? Promise.resolve(nothingRead(o.state))
       : readLive(o.api, o.state, kinds, rc, readState());
   // The organizations: the default organization, and references (not needed to read nothing).
-  const needsOrgs = !empty || !o.state.config.organization;
+  // phctl.yaml's organization is checked against the token's before anything else is read.
+  const configured = o.state.config.organization;
+  if (configured && !empty) {
+    const where = o.state.config.source ? o.state.config.source.file : "phctl.yaml";
+    checkOrganization(await readOrganizations(rc), configured, where);
+  }
+  const needsOrgs = !empty || !configured;
   const [first, orgs] = await Promise.all([
     read(),
     needsOrgs ? readOrganizations(rc) : Promise.resolve([]),

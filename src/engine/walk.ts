@@ -10,18 +10,22 @@
  * root named; independent branches go on. Everything is told to the reporter as events.
  */
 import type { ApiClient } from "../api/client.js";
+import { createWitness, type CreateWitness } from "../api/create-or-find.js";
 import { PhctlError } from "../errors.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { kinds as allKinds } from "../kinds/index.js";
 import type { ApplyReporter, EventTarget } from "./apply-events.js";
-import type { Graph, GraphNode, NodeId } from "./graph.js";
+import { nodeId, type Graph, type GraphNode, type NodeId } from "./graph.js";
 import type { PlanEntry } from "./plan.js";
 import { runConfirmed } from "./run-entry.js";
 import { trackJobs } from "./track-jobs.js";
 
-/** How one node ended. */
+/**
+ * How one node ended. `existed`: its create met the object already made by another writer
+ * (see CreateWitness). `note`: done without a call, and why (a side effect another run owes).
+ */
 export type Outcome =
-  | { status: "done"; durationMs: number }
+  | { status: "done"; durationMs: number; existed?: true; note?: string }
   | { status: "failed"; durationMs: number; message: string }
   | { status: "skipped"; root: string; reason: string };
 
@@ -70,6 +74,24 @@ export function defaultMaxActive(api: ApiClient): number {
 /** The `root` of actions never started because the run halted (see WalkOptions.halted). */
 export const NOT_STARTED = "";
 
+/**
+ * Why a side effect (the welcome mail) is not this run's to carry out: the create it follows
+ * found its object already made by another writer, who owes it. Undefined: it is ours.
+ */
+function sideEffectOwedElsewhere(
+  n: GraphNode,
+  kind: ResourceKind | undefined,
+  outcomes: ReadonlyMap<NodeId, Outcome>,
+): string | undefined {
+  if (!kind?.sideEffect) return undefined;
+  for (const dep of n.entry.dependsOn) {
+    const made = outcomes.get(nodeId({ action: "create", key: dep }));
+    if (made?.status === "done" && made.existed)
+      return `not sent: ${dep} was created by another writer while this run ran, so its ${kind.kind === "WelcomeMail" ? "welcome mail" : kind.kind} is that writer's to send`;
+  }
+  return undefined;
+}
+
 /** Walk the graph; resolves when every node is done, failed or skipped. */
 export function walk(o: WalkOptions): Promise<Map<NodeId, Outcome>> {
   const { graph, reporter: emit } = o;
@@ -90,17 +112,44 @@ export function walk(o: WalkOptions): Promise<Map<NodeId, Outcome>> {
     const settleIfAll = () => {
       if (outcomes.size === graph.nodes.size) resolve(outcomes);
     };
-    /** Skip everything downstream of `from` (not `from` itself), once each. */
+    /** One dependency of `id` has ended: ready once none is left. */
+    const release = (id: NodeId) => {
+      const left = waiting.get(id)! - 1;
+      waiting.set(id, left);
+      if (left === 0 && !outcomes.has(id)) ready.push(graph.nodes.get(id)!);
+    };
+    /**
+     * Skip everything downstream of `from` (not `from` itself), once each; a node that only
+     * comes after one of them (`orderOnly`) is released instead.
+     */
     const skipDownstream = (from: GraphNode, root: string, reason: string) => {
-      const queue = [...from.dependents];
+      const queue: [NodeId, NodeId][] = from.dependents.map((d) => [from.id, d]);
       while (queue.length > 0) {
-        const id = queue.shift()!;
+        const [by, id] = queue.shift()!;
         if (outcomes.has(id)) continue;
         const n = graph.nodes.get(id)!;
+        if (n.orderOnly?.has(by)) {
+          release(id);
+          continue;
+        }
         outcomes.set(id, { status: "skipped", root, reason });
         emit({ type: "action-skipped", ...target(n), root, reason });
-        queue.push(...n.dependents);
+        for (const d of n.dependents) queue.push([id, d]);
       }
+    };
+    /** Another writer was met: said once per run. */
+    let otherWriter = false;
+    /** A node is done: record, tell, and release what waited for it. */
+    const succeed = (n: GraphNode, done: Extract<Outcome, { status: "done" }>) => {
+      outcomes.set(n.id, done);
+      emit({ type: "action-done", ...target(n), ...done });
+      if (done.existed && !otherWriter) {
+        otherWriter = true;
+        emit({ type: "other-writer", ...target(n) });
+      }
+      for (const d of n.dependents) release(d);
+      pump();
+      settleIfAll();
     };
     /** Start ready nodes while fewer than `maxActive` run. */
     const pump = () => {
@@ -121,6 +170,12 @@ export function walk(o: WalkOptions): Promise<Map<NodeId, Outcome>> {
         emit({ type: "action-skipped", ...t, root: NOT_STARTED, reason: stop });
         skipDownstream(n, NOT_STARTED, stop);
         settleIfAll();
+        return;
+      }
+      const owedElsewhere = sideEffectOwedElsewhere(n, kindOf.get(n.entry.kind), outcomes);
+      if (owedElsewhere !== undefined) {
+        emit({ type: "action-started", ...t });
+        succeed(n, { status: "done", durationMs: 0, note: owedElsewhere });
         return;
       }
       emit({ type: "action-started", ...t });
@@ -154,23 +209,19 @@ export function walk(o: WalkOptions): Promise<Map<NodeId, Outcome>> {
         finished = true; // late hooks of an abandoned job change nothing
       };
       const pre = o.preFailed?.get(n.id);
+      const witness: CreateWitness = { existed: false };
       const run =
         pre !== undefined
           ? Promise.reject(new PhctlError("JOB_OPEN", pre))
-          : runConfirmed(o, api, kindOf.get(n.entry.kind), n.entry);
+          : createWitness.run(witness, () =>
+              runConfirmed(o, api, kindOf.get(n.entry.kind), n.entry),
+            );
       run.then(
         () => {
           finish();
           const durationMs = Math.round(now() - started);
-          outcomes.set(n.id, { status: "done", durationMs });
-          emit({ type: "action-done", ...t, durationMs });
-          for (const d of n.dependents) {
-            const left = waiting.get(d)! - 1;
-            waiting.set(d, left);
-            if (left === 0 && !outcomes.has(d)) ready.push(graph.nodes.get(d)!);
-          }
-          pump();
-          settleIfAll();
+          const existed = witness.existed && n.entry.action === "create";
+          succeed(n, { status: "done", durationMs, ...(existed ? { existed: true } : {}) });
         },
         (e: unknown) => {
           finish();

@@ -14,6 +14,7 @@
 import type { ApiClient } from "../api/client.js";
 import { userError } from "../errors.js";
 import { globToRegExp } from "../engine/planner.js";
+import { parentOf } from "../engine/organization-check.js";
 import { ReadContext } from "../engine/read-context.js";
 import {
   readArtifactRepos,
@@ -96,9 +97,10 @@ export async function readSnapshot(api: ApiClient, o: ReadOptions): Promise<Snap
   const org = orgs.find((x) => x.name === o.organization);
   if (!org) {
     const known = orgs.map((x) => x.name).sort();
+    const parent = parentOf(orgs);
     throw userError(
-      "UNKNOWN_ORGANIZATION",
-      `organization ${o.organization} is not visible to this token (known: ${known.join(", ") || "none"})`,
+      "WRONG_ORGANIZATION",
+      `organization ${o.organization} is not visible to this token${parent ? `, which belongs to organization ${parent}` : ""} (it sees: ${known.join(", ") || "none"}): pass --organization ${parent ?? "<one of those>"}, or use a token of ${o.organization} (PHCTL_TOKEN or --token-file); nothing was read beyond the organization list`,
     );
   }
   const parent = org.parentOrganization ?? org.name;

@@ -89,6 +89,11 @@ export interface ResourceKind<F extends Fields = Fields> {
    * so the journal keeps it owed until it is done, and a later plan carries it again.
    */
   readonly sideEffect?: boolean;
+  /**
+   * Key prefixes (ending in `/`) whose entries an entry of this kind comes after, whatever
+   * they end in: ordering only (the welcome mail after the user's service accounts).
+   */
+  after?(key: string): string[];
   /** The declared objects of this kind. */
   desired(state: DesiredState): DesiredObject<F>[];
   /** The live objects in scope, with the fewest calls (shared reads go through ctx). */

@@ -1,8 +1,11 @@
 /**
  * Organization: declared by name, created with POST /v1/organization. Renaming is not
  * declarative (a new name is a new organization); organizations no manifest declares are
- * listed as not managed. Reads: one call (the organization list).
+ * listed as not managed. A create answered 409 whose name the list then holds is already
+ * there (another apply made it meanwhile), as for every other kind.
+ * Reads: one call (the organization list).
  */
+import { createOrFind } from "../api/create-or-find.js";
 import { organizationKey } from "../manifest/keys.js";
 import { readOrganizations } from "../engine/readers.js";
 import { defineKind } from "./kind.js";
@@ -38,6 +41,10 @@ export const organizationKind = defineKind<OrganizationFields>({
         ids: { id: o.id },
       })),
   create: async (api, entry) => {
-    await api.call("organizations.create", { body: { organization: String(entry.after?.name) } });
+    const organization = String(entry.after?.name);
+    await createOrFind<unknown>(
+      () => api.call("organizations.create", { body: { organization } }),
+      async () => (await api.call("organizations.list")).find((o) => o.name === organization),
+    );
   },
 });

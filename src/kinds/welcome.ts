@@ -1,7 +1,10 @@
 /**
  * WelcomeMail: the welcome mail of a declared user with `sendWelcome: true`
  * (`user/<username>/welcome`), a side effect of its own in the plan, the DAG and the
- * journal, after the user's create. It is a separate action so that a crash or a failed
+ * journal, after the user's create and her declared service accounts (the mail lists them).
+ * It is owed only by the run whose create made the user: when the create met her already
+ * made by another writer (another apply at the same time), that writer owes it, and the
+ * walk leaves it unsent, saying so. It is a separate action so that a crash or a failed
  * send (a 503 on send_welcome) after the user exists is never lost: the journal keeps it
  * "owed" until it is done, and every later plan carries it again.
  *
@@ -39,6 +42,10 @@ export const welcomeKind = defineKind<WelcomeFields>({
   immutable: {},
   destructiveDelete: false,
   sideEffect: true,
+  // The mail lists the user's services: it goes out once her declared accounts have been
+  // created (their jobs completed). Ordering only: an account that fails or is blocked
+  // must not keep her from her mail, which a plan without a journal could not bring back.
+  after: (key) => [`${key.slice(0, -"welcome".length)}service/`],
   desired: (state) =>
     declaredWelcomes(state).map((u) => ({
       key: welcomeKey(u.username),
@@ -70,9 +77,14 @@ export const welcomeKind = defineKind<WelcomeFields>({
   },
 });
 
+/** How many users the doubt names by name (the rest are counted). */
+const NAMED_DOUBTS = 50;
+
 /**
  * Users whose welcome phctl cannot know about: no journal of this service, the user
- * declared with sendWelcome, created within WELCOME_DOUBT_MS and never signed in.
+ * declared with sendWelcome, created within WELCOME_DOUBT_MS and never signed in. One
+ * warning for all of them, with their count: a fresh workspace after a full apply of 100
+ * users gets one line, not 100.
  */
 export async function welcomeWarnings(
   ctx: ReadContext,
@@ -89,9 +101,24 @@ export async function welcomeWarnings(
     const created = Date.parse(l.dateCreated);
     return Number.isFinite(created) && now - created < WELCOME_DOUBT_MS;
   });
-  return doubtful.map((u) => ({
-    key: welcomeKey(u.username),
-    source: { file: u.source.file, line: u.source.line, column: u.source.column },
-    message: `cannot know whether user ${u.username} got its welcome mail: it was created ${live.get(u.username)!.dateCreated}, has never signed in, and there is no journal of the apply that created it; if it got none, send it with: phctl api POST /v1/users/${u.username}/send_welcome (keep the journal between runs — journal: in phctl.yaml or --journal — so phctl knows)`,
-  }));
+  if (doubtful.length === 0) return [];
+  const first = doubtful[0];
+  const keep =
+    "keep the journal between runs — journal: in phctl.yaml or --journal — so phctl knows";
+  const message =
+    doubtful.length === 1
+      ? `cannot know whether user ${first.username} got its welcome mail: it was created ${live.get(first.username)!.dateCreated}, has never signed in, and there is no journal of the apply that created it; if it got none, send it with: phctl api POST /v1/users/${first.username}/send_welcome (${keep})`
+      : `cannot know whether ${doubtful.length} users got their welcome mail (${doubtful
+          .slice(0, NAMED_DOUBTS)
+          .map((u) => u.username)
+          .join(
+            ", ",
+          )}${doubtful.length > NAMED_DOUBTS ? `, and ${doubtful.length - NAMED_DOUBTS} more` : ""}): each was created in the last 24 h and has never signed in, and there is no journal of the apply that created them — an apply that stopped between a user's create and its mail left that mail unsent; send a missing one with: phctl api POST /v1/users/USERNAME/send_welcome (${keep})`;
+  return [
+    {
+      key: welcomeKey(first.username),
+      source: { file: first.source.file, line: first.source.line, column: first.source.column },
+      message,
+    },
+  ];
 }

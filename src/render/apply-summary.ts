@@ -32,6 +32,8 @@ export interface SummaryFacts {
   /** Ticket and blocked entries of the plan (never sent). */
   notSent: readonly PlanEntry[];
   inconsistencies: Inconsistency[];
+  /** Creates that found their object already made by another writer. */
+  madeByOthers?: string[];
 }
 
 /** The slowest line says something only past a handful of actions and a second. */
@@ -119,6 +121,7 @@ export function summaryLines(
       );
   }
   const some = (ids: string[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
+  // The reason a run stopped is said once, by the command's last line: not per action here.
   for (const [root, ids] of f.skipped)
     out.push(
       ...(root === ""
@@ -126,7 +129,7 @@ export function summaryLines(
             [
               seg("stopped", style.red),
               seg(
-                `  ${plural(ids.length, "action")} not started (${some(ids)}): ${s.stopped ?? "the run stopped"}`,
+                `  ${plural(ids.length, "action")} not started (${some(ids)})${s.stopped === undefined ? ": the run stopped" : ""}`,
               ),
             ],
             w,
@@ -138,17 +141,50 @@ export function summaryLines(
     );
   for (const i of f.inconsistencies)
     out.push(...wrap([seg("error", style.red), seg(`    ${describeInconsistency(i)}`)], w));
-  const slowest = slowestLine(f, s.done, width ?? Infinity);
-  if (slowest) out.push(slowest);
-  for (const x of f.failures)
+  const others = f.madeByOthers ?? [];
+  if (others.length > 0)
     out.push(
       ...wrap(
         [
-          seg("failed", style.red),
-          seg(`   ${x.id} (${formatDuration(x.durationMs)}): ${x.message}`),
+          seg("note", style.yellow),
+          seg(
+            `     ${plural(others.length, "create")} found ${others.length === 1 ? "its object" : "their objects"} made meanwhile by another writer (${some(others)})`,
+          ),
         ],
         w,
       ),
     );
+  const slowest = slowestLine(f, s.done, width ?? Infinity);
+  if (slowest) out.push(slowest);
+  for (const [message, xs] of byMessage(f.failures)) {
+    const text =
+      xs.length === 1
+        ? `   ${xs[0].id} (${formatDuration(xs[0].durationMs)})`
+        : `   ${plural(xs.length, "action")} (${some(xs.map((x) => x.id))})`;
+    out.push(
+      ...wrap(
+        [
+          seg("failed", style.red),
+          seg(
+            message === s.stopped
+              ? `${text}: in flight when the run stopped`
+              : `${text}: ${message}`,
+          ),
+        ],
+        w,
+      ),
+    );
+  }
   return out;
+}
+
+/** Failures grouped by their message, in the order each message first came. */
+function byMessage(failures: SummaryFacts["failures"]): Map<string, SummaryFacts["failures"]> {
+  const groups = new Map<string, SummaryFacts["failures"]>();
+  for (const x of failures) {
+    const g = groups.get(x.message);
+    if (g) g.push(x);
+    else groups.set(x.message, [x]);
+  }
+  return groups;
 }

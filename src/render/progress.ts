@@ -108,6 +108,7 @@ export class HumanReporter {
       durations: [],
       notSent: o.notSent ?? [],
       inconsistencies: [],
+      madeByOthers: [],
     };
   }
 
@@ -146,13 +147,22 @@ export class HumanReporter {
         this.end(e.id);
         this.done++;
         this.facts.durations.push({ id: e.id, durationMs: e.durationMs });
-        this.brief("done     ", e.id, ` (${formatDuration(e.durationMs)})`);
+        if (e.existed) (this.facts.madeByOthers ??= []).push(e.id);
+        if (e.note !== undefined) this.print(`done     ${e.id}: ${e.note}`);
+        else this.brief("done     ", e.id, ` (${formatDuration(e.durationMs)})`);
+        break;
+      case "other-writer":
+        this.print(
+          `note     ${e.key} was already there when this run created it: another apply (or a person) is changing this service at the same time. Nothing is sent twice, but run one apply at a time per service: one journal kept between runs (journal: in phctl.yaml) and one CI concurrency group`,
+          this.style.yellow,
+        );
         break;
       case "action-failed":
         this.end(e.id);
         this.failed++;
         this.facts.failures.push({ id: e.id, message: e.message, durationMs: e.durationMs });
-        this.print(`failed   ${e.id}: ${e.message}`, red);
+        // An outage fails every action in flight with one message: said once, at the end.
+        if (e.code !== "OUTAGE") this.print(`failed   ${e.id}: ${e.message}`, red);
         break;
       case "action-skipped":
         this.skipped++;

@@ -148,9 +148,15 @@ describe("crash trials, size small", () => {
   const trial = (n: number, mode: Mode, kill: () => Kill) => async () => {
     const dir = join(root, `trial-${n}`);
     const r = await runTrial(setup, cal, { n, mode, kill: kill(), dir });
-    // The kill landed while the apply was running.
-    expect(r.interrupted.killedAtMs).toBeDefined();
-    expect(r.interrupted.signal).toBe("SIGKILL");
+    if (mode === "concurrent") {
+      // Nothing killed: both applies ran to their end and exited 0.
+      expect(r.applies.map((a) => a.code)).toEqual([0, 0]);
+      expect(r.interrupted.killedAtMs).toBeUndefined();
+    } else {
+      // The kill landed while the apply was running.
+      expect(r.interrupted.killedAtMs).toBeDefined();
+      expect(r.interrupted.signal).toBe("SIGKILL");
+    }
     // Every failed check, one line each (bench/crash-checks.ts trialFailures).
     expect(r.failures).toEqual([]);
   };
@@ -163,6 +169,11 @@ describe("crash trials, size small", () => {
   it(
     "SIGKILL once half the users were created, then applies from a fresh work directory: converged, nothing twice, a lost welcome named",
     trial(2, "fresh", () => ({ afterPosts: users.length / 2, operation: "users.create" })),
+    30_000,
+  );
+  it(
+    "two applies at once from two work directories: both exit 0, nothing twice, every welcome once",
+    trial(3, "concurrent", () => ({ afterMs: 0 })),
     30_000,
   );
 });

@@ -191,3 +191,43 @@ describe("an outage in the middle of an apply", () => {
     }
   }, 45_000);
 });
+
+describe("an outage that outlasts the deadline", () => {
+  it("says the outage once, with how many actions it stopped, not once per action in flight", async () => {
+    const token = "faults-outage-once-token";
+    const dir = mkdtempSync(join(tmpdir(), "phctl-outage-once-"));
+    const flags = {
+      db: join(dir, "store.sqlite"),
+      token,
+      port: await freePort(),
+      queueDelay: 2000,
+      latency: 20,
+    };
+    const server: Served = await startServe(flags);
+    try {
+      const work = workdir();
+      const env = envOf(server.url, token);
+      let finished = false;
+      const applying = phctl([...APPLY, "--outage-timeout", "1s"], env, work).finally(
+        () => (finished = true),
+      );
+      // Once several actions wait on queued jobs: they are in flight when the server goes.
+      const deadline = performance.now() + 15_000;
+      while (!finished && performance.now() < deadline) {
+        const log = await requestLog(server.url, token);
+        if (log.filter((e) => e.method === "POST" && e.status < 300).length >= 8) break;
+        await sleep(25);
+      }
+      await server.stop();
+      const r = await applying;
+      const all = `${r.stdout}\n${r.stderr}`;
+      expect(r.code, said(r)).toBe(1);
+      const told = all.match(/has not answered for/g) ?? [];
+      expect(told.length, all).toBe(1);
+      // The one line says how many actions the outage ended.
+      expect(all).toMatch(/\d+ actions? (failed|not started)[^\n]*has not answered for/);
+    } finally {
+      await server.stop();
+    }
+  }, 45_000);
+});

@@ -80,6 +80,37 @@ const liveOf = (...keys: string[]) =>
   new Map<string, LiveObject>(keys.map((k) => [k, { key: k, fields: {}, ids: {} }]));
 
 describe("walk (fake kinds)", () => {
+  it("runs an order-only node after its `after` prefix whatever those end in, and a hard dependency still skips it", async () => {
+    const log: { key: string; start: number; end: number }[] = [];
+    const entries = [
+      entry("create", "u"),
+      entry("create", "u/service/git", ["u"]),
+      entry("create", "u/service/wiki", ["u"]),
+      entry("create", "u/welcome", ["u"]),
+      entry("create", "v"),
+      entry("create", "v/service/git", ["v"]),
+      entry("create", "v/welcome", ["v"]),
+    ];
+    const graph = buildGraph(entries, {
+      after: (e) => (e.key.endsWith("/welcome") ? [e.key.replace(/welcome$/, "service/")] : []),
+    });
+    const out = await walk({
+      api: fakeApi,
+      graph,
+      live: new Map(),
+      // u's wiki account and v itself fail.
+      kinds: [fakeKind(log, new Set(["u/service/wiki", "v"]))],
+      reporter: () => {},
+    });
+    const at = new Map(log.map((l) => [l.key, l]));
+    // u's welcome waited for both accounts — the one that failed too — and ran.
+    expect(out.get("create u/welcome")).toMatchObject({ status: "done" });
+    for (const k of ["u/service/git", "u/service/wiki"])
+      expect(at.get(k)!.end).toBeLessThanOrEqual(at.get("u/welcome")!.start);
+    // v failed: its welcome needs v (dependsOn) and is skipped, naming v.
+    expect(out.get("create v/welcome")).toMatchObject({ status: "skipped", root: "v" });
+  });
+
   it("starts a node only when its dependencies are done, and ready nodes at once", async () => {
     const log: { key: string; start: number; end: number }[] = [];
     const entries = [
