@@ -1,12 +1,13 @@
 /**
  * "Apply exactly what was reviewed": the structured changes of a plan — what apply would
- * send, not how a renderer shows it — their digest (the plan hash a pull-request comment
- * shows), and the differences between a reviewed plan and a fresh one. Values live state
- * had before (`before`) and fingerprints are left out: they do not change what is sent.
- * Pure.
+ * send, and the live values of the fields it changes as the reviewer saw them — their digest
+ * (the plan hash a pull-request comment shows), and the differences between a reviewed plan
+ * and a fresh one. Values are compared as JSON: a field a default leaves undefined in memory
+ * and absent in a saved plan file is the same (no key), so an unchanged plan always compares
+ * equal and two equal digests never come with a difference. Fingerprints and the live values
+ * of fields a change leaves alone are left out. Pure.
  */
 import { createHash } from "node:crypto";
-import equal from "fast-deep-equal";
 import type { PlanEntry } from "./plan.js";
 
 /** What one entry asks apply to do. */
@@ -16,21 +17,27 @@ export interface Change {
   action: PlanEntry["action"];
   /** Create: the whole object; update/ticket/blocked: the changed fields' new values. */
   after: Record<string, unknown> | null;
+  /** Update/ticket/blocked: the changed fields' live values (what the reviewer saw change). */
+  before: Record<string, unknown> | null;
 }
 
 export function changesOf(entries: readonly PlanEntry[]): Change[] {
   return entries
-    .map((e) => ({
-      key: e.key,
-      kind: e.kind,
-      action: e.action,
-      after:
-        e.action === "create"
-          ? e.after
-          : e.action === "delete"
-            ? null
-            : Object.fromEntries(e.changes.map((c) => [c.field, c.after])),
-    }))
+    .map((e) => {
+      const field = e.action === "create" || e.action === "delete";
+      return {
+        key: e.key,
+        kind: e.kind,
+        action: e.action,
+        after:
+          e.action === "create"
+            ? e.after
+            : e.action === "delete"
+              ? null
+              : Object.fromEntries(e.changes.map((c) => [c.field, c.after])),
+        before: field ? null : Object.fromEntries(e.changes.map((c) => [c.field, c.before])),
+      };
+    })
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));
 }
 
@@ -45,6 +52,9 @@ function canonical(value: unknown): string {
       : v,
   );
 }
+
+/** Equal as JSON: key order aside, and an undefined value is no key (as in a saved plan). */
+const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 
 /** sha256 (hex) of the structured changes: equal for plans that would send the same. */
 export function changesDigest(entries: readonly PlanEntry[]): string {
@@ -89,9 +99,9 @@ export function compareReviewed(
       continue;
     }
     if (c.action === "create" || c.action === "delete") {
-      if (!equal(r.after, c.after)) {
+      if (!same(r.after, c.after)) {
         const fields = new Set([...Object.keys(r.after ?? {}), ...Object.keys(c.after ?? {})]);
-        const moved = [...fields].filter((f) => !equal(r.after?.[f], c.after?.[f]));
+        const moved = [...fields].filter((f) => !same(r.after?.[f], c.after?.[f]));
         differences.push(
           `${c.action} ${c.key}: ${moved.map((f) => `${f} reviewed ${show(r.after?.[f])}, now ${show(c.after?.[f])}`).join("; ")}`,
         );
@@ -101,8 +111,13 @@ export function compareReviewed(
     const moved: string[] = [];
     for (const [f, v] of Object.entries(c.after ?? {})) {
       if (!r.after || !(f in r.after)) moved.push(`${f} not reviewed (now ${show(v)})`);
-      else if (!equal(r.after[f], v))
+      else if (!same(r.after[f], v))
         moved.push(`${f} reviewed ${show(r.after[f])}, now ${show(v)}`);
+      else if (r.before && f in r.before && !same(r.before[f], c.before?.[f]))
+        // The same new value, but over another live value than the reviewer saw change.
+        moved.push(
+          `${f} was ${show(r.before[f])} live at review (${show(r.before[f])} → ${show(v)} was reviewed), now ${show(c.before?.[f])}`,
+        );
     }
     if (moved.length > 0) differences.push(`${c.action} ${c.key}: ${moved.join("; ")}`);
     const left = Object.keys(r.after ?? {}).filter((f) => !(f in (c.after ?? {})));

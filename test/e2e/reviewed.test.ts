@@ -149,3 +149,73 @@ describe("apply --reviewed", () => {
     );
   });
 });
+
+describe("apply --reviewed of a plan that nothing moved (issue 27, defect 1)", () => {
+  let t: TestServer;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    t = await startServer();
+    env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
+    dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-same-"));
+    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
+    expect(first.code, first.stderr).toBe(0);
+  });
+  afterAll(() => t.close());
+
+  it("applies a user written the examples' way (no displayName, `git: {}`): the fields defaults leave out compare equal", async () => {
+    const file = join(dir, "config/users/acme.yaml");
+    writeFileSync(
+      file,
+      `${readFileSync(file, "utf8")}---\napiVersion: phctl/v1\nkind: User\nmetadata:\n  name: mgarcia\nspec:\n  firstName: Maria\n  lastName: Garcia\n  externalEmail: maria.garcia@example.org\n  services:\n    git: {}\n`,
+    );
+    const plan = await phctl(["plan", "config", "--out", "same.json"], env, dir);
+    expect(plan.code, plan.stderr).toBe(0);
+    const run = await phctl(
+      ["apply", "config", "--reviewed", "same.json", "--auto-approve"],
+      env,
+      dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("differs");
+    expect((await t.call("GET", "/v1/users/mgarcia")).status).toBe(200);
+  });
+
+  it("refuses when the live value of a reviewed field moved since the review, naming both values", async () => {
+    edit(
+      join(dir, "config/projects/mbed-tls.yaml"),
+      "        issueTracking: enabled",
+      "        issueTracking: private",
+    );
+    const plan = await phctl(["plan", "config", "--out", "moved.json"], env, dir);
+    expect(plan.code, plan.stderr).toBe(0);
+    // After the review, someone turns issue tracking off by hand.
+    const repos = await t.call("GET", "/v1/projects/mbed-tls/git/repo");
+    const repo = (repos.body.data as { name: string; gitRepoID: number }[]).find(
+      (r) => r.name === "mbedtls",
+    )!;
+    const patched = await t.call("PATCH", `/v1/projects/mbed-tls/git/repo/${repo.gitRepoID}`, {
+      body: { issueTracking: "disabled" },
+    });
+    expect(patched.status).toBeLessThan(300);
+    const before = writes(t.server.requestLog).length;
+    const run = await phctl(
+      ["apply", "config", "--reviewed", "moved.json", "--auto-approve"],
+      env,
+      dir,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /update project\/mbed-tls\/repo\/mbedtls: issueTracking was "enabled" live at review \("enabled" → "private" was reviewed\), now "disabled"/,
+    );
+    // Two different hashes, never the same one twice.
+    const [, a, b] =
+      /\(([0-9a-f]{12})\) differs from the one reviewed on the pull request \(([0-9a-f]{12})\)/.exec(
+        run.stderr,
+      ) ?? [];
+    expect(a).toBeDefined();
+    expect(a).not.toBe(b);
+    expect(writes(t.server.requestLog)).toHaveLength(before);
+  });
+});
