@@ -3,10 +3,11 @@
  * send, not how a renderer shows it — their digest (the plan hash a pull-request comment
  * shows), and the differences between a reviewed plan and a fresh one. Values live state
  * had before (`before`) and fingerprints are left out: they do not change what is sent.
- * Pure.
+ * Pure, but for the credentials registered with src/secrets.ts, which mask values.
  */
 import { createHash } from "node:crypto";
 import equal from "fast-deep-equal";
+import { redactValue } from "../secrets.js";
 import type { PlanEntry } from "./plan.js";
 
 /** What one entry asks apply to do. */
@@ -18,18 +19,25 @@ export interface Change {
   after: Record<string, unknown> | null;
 }
 
+/**
+ * The changes of `entries`, their values masked as every output masks them (src/secrets.ts):
+ * a plan and the same plan read back from its file (stored masked) have the same changes,
+ * and so the same digest. Two credentials in the same field compare equal once masked; the
+ * manifests are where a desired value is reviewed (validate warns about a credential there).
+ */
 export function changesOf(entries: readonly PlanEntry[]): Change[] {
   return entries
     .map((e) => ({
       key: e.key,
       kind: e.kind,
       action: e.action,
-      after:
+      after: redactValue(
         e.action === "create"
           ? e.after
           : e.action === "delete"
             ? null
             : Object.fromEntries(e.changes.map((c) => [c.field, c.after])),
+      ),
     }))
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));
 }
