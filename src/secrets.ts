@@ -75,10 +75,15 @@ function knownPattern(): RegExp | undefined {
   return known;
 }
 
+/** What each shape and header starts with: text without any of them skips their patterns. */
+const HINT = /gh[pousr]_|github_pat_|glpat-|authorization|private-token/i;
+
 /** `text` with every known credential, token shape and auth header value masked. */
 export function redact(text: string): string {
+  if (text.length < 4) return text;
   const mine = knownPattern();
   const out = mine ? text.replace(mine, MASK) : text;
+  if (!HINT.test(out)) return out;
   return out
     .replace(GITHUB, `$1${MASK}`)
     .replace(GITHUB_PAT, `github_pat_${MASK}`)
@@ -92,7 +97,8 @@ export const holdsSecret = (text: string): boolean => redact(text) !== text;
 
 /**
  * `value` with every string in it (object keys included) redacted: plain JSON-like data
- * (objects, arrays, scalars); other objects are kept as they are.
+ * (objects, arrays, scalars); other objects are kept as they are. What holds nothing to
+ * mask is returned as it is (the same object), never changed in place.
  */
 export function redactValue<T>(value: T): T {
   return mask(value) as T;
@@ -100,10 +106,25 @@ export function redactValue<T>(value: T): T {
 
 function mask(v: unknown): unknown {
   if (typeof v === "string") return redact(v);
-  if (Array.isArray(v)) return v.map(mask);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const m = mask(v[i]);
+      if (m !== v[i]) (out ??= [...v])[i] = m;
+    }
+    return out ?? v;
+  }
   if (v === null || typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype)
     return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), mask(x)]));
+  const entries = Object.entries(v);
+  let changed = false;
+  const masked = entries.map(([k, x]): [string, unknown] => {
+    const mk = redact(k);
+    const mx = mask(x);
+    if (mk !== k || mx !== x) changed = true;
+    return [mk, mx];
+  });
+  return changed ? Object.fromEntries(masked) : v;
 }
 
 /** Does any string in `value` hold something `redact` masks? */
