@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
+import { credentialIn } from "../secrets.js";
 import { CONFIG_NAMES } from "../manifest/discover.js";
 import type { DesiredState } from "../manifest/types.js";
 import { EditError } from "./doc-text.js";
@@ -77,6 +78,12 @@ export function adopt(input: AdoptInput): AdoptResult {
     const t = doc ? docFile.get(doc) : undefined;
     if (!doc || !t) {
       skip("its declaration was not found in the manifests read");
+      continue;
+    }
+    const credential = credentialIn(JSON.stringify([e.before, e.changes.map((c) => c.before)]));
+    if (credential !== undefined) {
+      // Written into a manifest it would be committed; masked it would be applied back.
+      skip(`its live value holds ${credential}: remove it from the service, then adopt`);
       continue;
     }
     fileOf.set(e, t.file);

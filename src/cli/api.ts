@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { ApiError } from "../api/errors.js";
 import type { QueryValue } from "../api/request.js";
 import { userError } from "../errors.js";
+import { redact, redactValue } from "../secrets.js";
 import type { GlobalOptions } from "./config.js";
 import { registerApiRoutes } from "./api-routes.js";
 
@@ -58,10 +59,13 @@ function parseQuery(pairs: readonly string[]): Record<string, QueryValue> {
   return q;
 }
 
+/** Print an answer, every credential in it masked value by value (the JSON stays JSON). */
 function print(body: unknown): void {
   if (body === undefined) return;
   process.stdout.write(
-    typeof body === "string" ? `${body}\n` : `${JSON.stringify(body, null, 2)}\n`,
+    typeof body === "string"
+      ? `${redact(body)}\n`
+      : `${JSON.stringify(redactValue(body), null, 2)}\n`,
   );
 }
 

@@ -6,6 +6,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { PhctlError } from "../errors.js";
 import { StringEnum } from "../api/schemas.js";
+import { redactValue } from "../secrets.js";
 import { writeAtomically } from "./plan-common.js";
 
 export const APPLY_STATUSES = ["applied", "failed", "refused", "no-changes", "stopped"] as const;
@@ -58,6 +59,7 @@ export function failedResult(result: ApplyResult, e: unknown): ApplyResult {
   };
 }
 
+/** Write the result, its messages masked (an error may quote a live value). */
 export function writeResult(file: string, result: ApplyResult): void {
-  writeAtomically(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeAtomically(file, `${JSON.stringify(redactValue(result), null, 2)}\n`);
 }

@@ -34,6 +34,7 @@ import type { ApplyResult } from "./apply-result.js";
 import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
 import { walk } from "./apply-walk.js";
+import { redactValue } from "../secrets.js";
 
 export interface ApplyFlags {
   autoApprove?: boolean;
@@ -209,7 +210,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     }
     if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary })}\n`);
     else {
-      out(renderText({ ...plan, entries }, textOptions(x)));
+      out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
       out(
         `\nNothing to apply: ${plural(notSent.length, "ticket or blocked entry", "ticket and blocked entries")} ${notSent.length === 1 ? "is not an API operation" : "are not API operations"} (listed above; never sent).\n`,
       );
@@ -217,12 +218,13 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     return;
   }
 
-  // 4. Show the plan; ask on a terminal, unless approved (or a reviewed saved plan).
+  // 4. Show the plan (masked, as every output: src/secrets.ts; what is sent keeps the real
+  // values); ask on a terminal, unless approved (or a reviewed saved plan).
   if (json)
     out(
       `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
     );
-  else out(renderText({ ...plan, entries }, textOptions(x)));
+  else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
   if (
     !(await x.confirm((saved !== undefined && !interrupted) || reviewed !== undefined, entries))
   ) {

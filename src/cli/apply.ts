@@ -23,7 +23,7 @@ import { deletesBlock } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
 import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
-import { redact } from "./redact.js";
+import { redactValue } from "../secrets.js";
 import { serviceOf } from "../manifest/settings.js";
 import { CONCURRENCY, parseDurationFlag, parseNumberFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
@@ -39,8 +39,8 @@ function concurrencyOf(flag: string | undefined, fallback: number): number {
 
 /** Ask on the terminal, the plan's deletes repeated just above the question. */
 async function confirm(entries: readonly PlanEntry[], style: Style): Promise<boolean> {
-  const deletes = deletesBlock(entries, style, terminalWidth(process.stdout));
-  if (deletes.length > 0) process.stdout.write(redact(`\n${deletes.join("\n")}\n`));
+  const deletes = deletesBlock(redactValue(entries), style, terminalWidth(process.stdout));
+  if (deletes.length > 0) process.stdout.write(`\n${deletes.join("\n")}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question("\nApply these changes? Only 'yes' is accepted: ");
@@ -51,7 +51,7 @@ async function confirm(entries: readonly PlanEntry[], style: Style): Promise<boo
 }
 
 /**
- * stdout written in batches: what `out` gets is kept and written (redacted) 50 ms after the
+ * stdout written in batches: what `out` gets is kept and written 50 ms after the
  * first of a batch, on `flush()`, and at exit. One write per event cost ~0.02 ms of CPU per
  * action at tens of thousands of actions.
  */
@@ -64,7 +64,7 @@ function batchedStdout(): { out: (s: string) => void; flush: () => void } {
     if (pending.length === 0) return;
     const s = pending;
     pending = "";
-    process.stdout.write(redact(s));
+    process.stdout.write(s);
   };
   process.once("exit", flush);
   return {
@@ -217,10 +217,10 @@ async function applyWith(
       client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
     },
   );
-  // Live values may hold a secret: CI logs keep what apply prints. JSON lines go out in
-  // batches (one redaction and one write per 50 ms, not per event).
+  // JSON lines go out in batches (one write, and so one redaction by the guard on stdout:
+  // src/secrets.ts, per 50 ms, not per event).
   const stdout = json ? batchedStdout() : undefined;
-  const out = stdout?.out ?? ((s: string) => process.stdout.write(redact(s)));
+  const out = stdout?.out ?? ((s: string) => process.stdout.write(s));
   const human = new HumanReporter({
     out,
     terminal: json ? undefined : processTerminal(),

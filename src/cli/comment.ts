@@ -10,7 +10,7 @@ import { appendFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { PhctlError, userError } from "../errors.js";
-import { redact, registerSecret } from "./redact.js";
+import { redact, redactValue } from "../secrets.js";
 import { parseNumberFlag } from "./flags.js";
 
 interface CommentOptions {
@@ -72,8 +72,6 @@ Examples:
         );
       if (o.pr !== undefined && !/^[1-9]\d{0,9}$/.test(o.pr))
         throw userError("BAD_FLAG", `--pr must be a pull/merge request number (got "${o.pr}")`);
-      for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])
-        registerSecret(process.env[v]);
       // Loaded when the command runs: `--help` needs none of it.
       const [{ readSavedPlan }, { renderMarkdown }, { detectContext }, ci, out, sticky] =
         await Promise.all([
@@ -84,7 +82,9 @@ Examples:
           import("../ci/outcome.js"),
           import("../ci/sticky.js"),
         ]);
-      const plan = readSavedPlan(file);
+      // Masked value by value (a plan made by an older phctl holds live values raw), so that
+      // a value cut to fit (`ghp_abc…`) cannot show part of a token.
+      const plan = redactValue(readSavedPlan(file));
       const result = o.outcome !== undefined ? out.readOutcome(o.outcome) : undefined;
       const ctx = detectContext(process.env);
       const marker = sticky.planMarker(o.key);

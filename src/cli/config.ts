@@ -18,7 +18,7 @@ import { userError } from "../errors.js";
 import { loadApiProfileFor } from "./api-profile.js";
 import { ALWAYS, describeEvent, eventJson } from "./client-events.js";
 import { CONCURRENCY, describeRule, MAX_RPS, MAX_RPS_SETTING, parseNumberFlag } from "./flags.js";
-import { redact, registerSecret } from "./redact.js";
+import { redact, registerSecret } from "../secrets.js";
 
 /** The program's global options (see program.ts) plus the client knobs commands may add. */
 export interface GlobalOptions {

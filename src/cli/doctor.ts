@@ -104,12 +104,15 @@ Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report 
       } finally {
         await connection.close();
       }
-      const { redact } = await import("./redact.js");
+      // Probes show live values (a project's description, cut to fit): masked before they are
+      // rendered, so that no part of a token is shown.
+      const { redact, redactValue } = await import("../secrets.js");
+      const shown = redactValue(report);
       const text =
         o.format === "json"
-          ? render.renderDoctorJson(report)
+          ? render.renderDoctorJson(shown)
           : render.renderDoctorText(
-              report,
+              shown,
               style.useColor(process.stdout, global.color) ? style.COLOR : style.PLAIN,
             );
       process.stdout.write(redact(text));

@@ -10,7 +10,7 @@
  */
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
-import { redact, registerSecret } from "./redact.js";
+import { redact, redactValue, registerSecret } from "../secrets.js";
 import type { DriftFlags } from "../drift/options.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
@@ -81,8 +81,6 @@ Examples:
         const { checkDriftFlags } = await import("../drift/options.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
-        for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])
-          registerSecret(process.env[v]);
         for (const u of outputs.notify) registerSecret(u);
         const delivering = outputs.report || outputs.notify.length > 0 || outputs.metricsFile;
         const deliver = async (
@@ -113,15 +111,14 @@ Examples:
           throw e;
         }
         await run.close();
-        const { plan } = run;
-        // Live values may hold a secret (the job's logs and summary keep what drift prints).
+        // Live values may hold a credential: what drift prints, posts and writes is the plan
+        // masked (src/secrets.ts); --adopt works on the real values (and adopts no credential).
+        const plan = redactValue(run.plan);
         process.stdout.write(
-          redact(
-            render(plan, format, {
-              ...(global.verbose ? { verbose: true } : {}),
-              ...(global.color === false ? { color: false } : {}),
-            }),
-          ),
+          render(plan, format, {
+            ...(global.verbose ? { verbose: true } : {}),
+            ...(global.color === false ? { color: false } : {}),
+          }),
         );
         if (plan.entries.length > 0) {
           if (format === "text") {

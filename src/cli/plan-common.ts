@@ -7,6 +7,7 @@ import { writeFileSync, renameSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
 import { PhctlError, userError } from "../errors.js";
+import { redact } from "../secrets.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import { loadManifests } from "../manifest/load.js";
 import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
@@ -169,12 +170,15 @@ export function render(
   }
 }
 
-/** Write a file whole or not at all (temp file + rename). */
+/**
+ * Write a file whole or not at all (temp file + rename), every credential masked (a JSON
+ * file's data is masked value by value before it is serialised: see src/secrets.ts).
+ */
 export function writeAtomically(file: string, text: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, redact(text));
     renameSync(tmp, file);
   } catch (e) {
     throw new PhctlError(

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { userError } from "../errors.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
-import { redact } from "./redact.js";
+import { redactValue } from "../secrets.js";
 
 interface PlanOptions {
   out?: string;
@@ -82,23 +82,23 @@ Examples:
           ).makeBasePlan(paths, { base: o.base, full: o.full === true, targets: o.target }, cmd)
         : await makePlan(paths, cmd, o.target);
       await run.close();
-      const plan = bindToManifests(run.plan, {
+      // Live values (and a manifest's) may hold a credential: the plan is masked before it
+      // is shown or stored, and the saved plan's digest is of the masked entries it holds
+      // (apply masks its fresh plan the same way before comparing: saved-plan.ts).
+      const plan = bindToManifests(redactValue(run.plan), {
         paths,
         files: run.files,
         ...(run.state.config.source ? { config: run.state.config.source.file } : {}),
         ...(o.out ? { planFile: o.out } : {}),
       });
       if (o.out) writeAtomically(o.out, renderJson(plan));
-      // Live values may hold a secret: CI logs keep what plan prints.
       process.stdout.write(
-        redact(
-          render(plan, format, {
-            ...(global.verbose ? { verbose: true } : {}),
-            ...(global.color === false ? { color: false } : {}),
-            ...(o.out ? { artifactHint: o.out } : {}),
-            ...(o.showTickets ? { showTickets: true } : {}),
-          }),
-        ),
+        render(plan, format, {
+          ...(global.verbose ? { verbose: true } : {}),
+          ...(global.color === false ? { color: false } : {}),
+          ...(o.out ? { artifactHint: o.out } : {}),
+          ...(o.showTickets ? { showTickets: true } : {}),
+        }),
       );
       if (o.out && format === "text")
         process.stderr.write(

@@ -8,10 +8,11 @@
  * command, in the order --help lists them. How a command's file is loaded is the caller's:
  * main.ts imports it (tsc's build) or is a bundle that holds it (scripts/bundle.js).
  */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { PhctlError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { redact } from "./redact.js";
+import { guardOutput, redact, registerEnvironmentSecrets, registerSecret } from "../secrets.js";
 
 /** Registers one command on the program. */
 export type Register = (program: Command) => void;
@@ -85,11 +86,36 @@ export async function buildProgram(argv: readonly string[], load: LoadCommands):
   return program;
 }
 
+/**
+ * The token of `--token-file`, registered before the command runs (whether it uses the file
+ * or not); a file that cannot be read is the command's to report, when it reads it.
+ */
+function registerTokenFile(file: string | undefined): void {
+  if (!file) return;
+  try {
+    // The token is the file's first non-empty line (config.ts reads it the same way).
+    registerSecret(
+      readFileSync(file, "utf8")
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== ""),
+    );
+  } catch {
+    // Not readable: connect() says so, for the commands that need it.
+  }
+}
+
 /** Run phctl on `argv`; the exit code. A user error is one line (details with --verbose). */
 export async function run(argv: string[], load: LoadCommands): Promise<number> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
+  // Before anything can print: every credential phctl knows is masked in every output.
+  guardOutput(process.stdout);
+  guardOutput(process.stderr);
+  registerEnvironmentSecrets();
   try {
     const program = await buildProgram(argv, load);
+    program.hook("preAction", (_program, command) => {
+      registerTokenFile(command.optsWithGlobals<{ tokenFile?: string }>().tokenFile);
+    });
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (e) {

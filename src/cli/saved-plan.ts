@@ -18,6 +18,7 @@ import { staleObjects, type StaleObject } from "../engine/guards.js";
 import { Plan, type PlanEntry } from "../engine/plan.js";
 import type { PlanResult } from "../engine/run-plan.js";
 import type { DesiredState } from "../manifest/types.js";
+import { redactValue } from "../secrets.js";
 import {
   compareManifests,
   describeDifference,
@@ -102,8 +103,12 @@ export interface SavedPlanRun {
 const remake = (file: string) =>
   `make a new plan from the manifests you mean to apply (phctl plan DIR --out ${file})`;
 
-/** Everything that decides what an entry does: two plans agree when these are equal. */
-const what = (e: PlanEntry) => entriesDigest([[e.action, e.key, e.after, e.changes]]);
+/**
+ * Everything that decides what an entry does: two plans agree when these are equal. Both
+ * sides are masked first: the saved plan holds its live (and desired) values masked, the
+ * fresh plan the real ones.
+ */
+const what = (e: PlanEntry) => entriesDigest([redactValue([e.action, e.key, e.after, e.changes])]);
 
 /** Read a saved plan among the arguments and check its own integrity; undefined without one. */
 export function prepareSaved(
@@ -194,8 +199,10 @@ export function prepareSaved(
         due.length > 0
           ? (await fresh(due)).plan.entries.filter((e) => owed.has(e.key) && e.action === "create")
           : [];
+      // What is sent is the fresh plan's entries — the same changes as the saved ones (just
+      // checked), with the real values: a value the saved plan holds masked is never sent.
       return {
-        plan: { ...plan, entries: [...plan.entries, ...extra] },
+        plan: { ...plan, entries: [...(now?.plan.entries ?? []), ...extra] },
         live: now?.live ?? new Map(),
       };
     },

@@ -12,13 +12,15 @@
  * next synchronous line, after at most `BATCH_MS`, or at exit — a few writes a second
  * instead of one per action. The line format and its replay: journal-replay.ts. `apply --resume`
  * waits on the jobs in flight with `waitForJob` — never sending their requests again — and
- * leaves out what is done.
+ * leaves out what is done. The values it holds are masked (src/secrets.ts): the side-effect
+ * entries it carries serve their keys, never their values.
  */
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ApiClient } from "../api/client.js";
 import { JobFailedError } from "../api/errors.js";
 import { PhctlError } from "../errors.js";
+import { redact, redactValue } from "../secrets.js";
 import type { ApplyEvent, ApplyReporter } from "./apply-events.js";
 import { nodeId, type NodeId } from "./graph.js";
 import {
@@ -94,7 +96,7 @@ export class Journal {
     writeOrFail(file, () => {
       mkdirSync(dirname(file), { recursive: true });
       const tmp = `${file}.tmp-${process.pid}`;
-      writeFileSync(tmp, `${JSON.stringify(header)}\n`);
+      writeFileSync(tmp, `${JSON.stringify(maskedHeader(header))}\n`);
       renameSync(tmp, file);
     });
     return new Journal(file, new Replay(header).data);
@@ -178,7 +180,8 @@ export class Journal {
 
   private append(line: Line, now: boolean): void {
     if (!this.replay.apply(line)) return;
-    const text = `${JSON.stringify(line)}\n`;
+    // A failure's message may quote a live value: masked, as in every file phctl writes.
+    const text = `${JSON.stringify("message" in line ? { ...line, message: redact(line.message) } : line)}\n`;
     if (now) {
       const all = this.pending + text;
       this.pending = "";
@@ -219,6 +222,23 @@ export class Journal {
       }
     });
   }
+}
+
+/**
+ * The header as written: the side-effect entries' values masked (src/secrets.ts). Keys and
+ * node ids stay as they are: a resumed run matches them with its plan's.
+ */
+function maskedHeader(h: Header): Header {
+  if (!h.sideEffects) return h;
+  return {
+    ...h,
+    sideEffects: h.sideEffects.map((e) => ({
+      ...e,
+      ...redactValue({ before: e.before, after: e.after, changes: e.changes, reason: e.reason }),
+      ...(e.ticket ? { ticket: redactValue(e.ticket) } : {}),
+      ...(e.warnings ? { warnings: redactValue(e.warnings) } : {}),
+    })),
+  };
 }
 
 function writeOrFail(file: string, write: () => void): void {

@@ -5,9 +5,11 @@
  * and a fresh one. Values are compared as JSON: a field a default leaves undefined in memory
  * and absent in a saved plan file is the same (no key), so an unchanged plan always compares
  * equal and two equal digests never come with a difference. Fingerprints and the live values
- * of fields a change leaves alone are left out. Pure.
+ * of fields a change leaves alone are left out. Pure, but for the credentials registered with
+ * src/secrets.ts, which mask values.
  */
 import { createHash } from "node:crypto";
+import { redactValue } from "../secrets.js";
 import type { PlanEntry } from "./plan.js";
 
 /** What one entry asks apply to do. */
@@ -21,6 +23,12 @@ export interface Change {
   before: Record<string, unknown> | null;
 }
 
+/**
+ * The changes of `entries`, their values masked as every output masks them (src/secrets.ts):
+ * a plan and the same plan read back from its file (stored masked) have the same changes,
+ * and so the same digest. Two credentials in the same field compare equal once masked; the
+ * manifests are where a desired value is reviewed (validate warns about a credential there).
+ */
 export function changesOf(entries: readonly PlanEntry[]): Change[] {
   return entries
     .map((e) => {
@@ -29,13 +37,16 @@ export function changesOf(entries: readonly PlanEntry[]): Change[] {
         key: e.key,
         kind: e.kind,
         action: e.action,
-        after:
+        after: redactValue(
           e.action === "create"
             ? e.after
             : e.action === "delete"
               ? null
               : Object.fromEntries(e.changes.map((c) => [c.field, c.after])),
-        before: field ? null : Object.fromEntries(e.changes.map((c) => [c.field, c.before])),
+        ),
+        before: field
+          ? null
+          : redactValue(Object.fromEntries(e.changes.map((c) => [c.field, c.before]))),
       };
     })
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));

@@ -4,7 +4,8 @@
  * of the files it returns shows no changes against the state it read.
  */
 import type { ApiClient } from "../api/client.js";
-import { toDocuments } from "./documents.js";
+import { redactValue, valueHoldsSecret } from "../secrets.js";
+import { toDocuments, type ExportDocument, type ExportDocuments } from "./documents.js";
 import { layout, type ExportFile, type Split } from "./layout.js";
 import { readSnapshot } from "./read.js";
 
@@ -34,6 +35,31 @@ export interface ExportResult {
   apiCalls: number;
 }
 
+/**
+ * The documents with every credential a live value holds masked (src/secrets.ts), each
+ * such document named in a warning: the files are meant for a repository, and a plan of
+ * them would put the mask in place of the live value — the credential is to be removed
+ * from the service.
+ */
+function masked(docs: ExportDocuments): ExportDocuments {
+  const warnings: string[] = [];
+  const mask = (list: ExportDocument[]) =>
+    list.map((d) => {
+      if (!valueHoldsSecret(d.value) && !valueHoldsSecret(d.comments)) return d;
+      warnings.push(
+        `${d.kind} ${d.name}: a live value holds a credential; written masked (***): remove it from the service (a plan of these files would replace it with the mask)`,
+      );
+      return { ...d, value: redactValue(d.value), comments: redactValue(d.comments) };
+    });
+  return {
+    organizations: mask(docs.organizations),
+    users: mask(docs.users),
+    teams: mask(docs.teams),
+    projects: mask(docs.projects),
+    warnings: [...docs.warnings, ...warnings],
+  };
+}
+
 export async function exportOrganization(api: ApiClient, o: ExportOptions): Promise<ExportResult> {
   const before = api.metrics.snapshot().calls;
   const snapshot = await readSnapshot(api, {
@@ -41,7 +67,7 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
     ...(o.projects !== undefined ? { projects: o.projects } : {}),
     ...(o.only !== undefined ? { only: o.only } : {}),
   });
-  const docs = toDocuments(snapshot);
+  const docs = masked(toDocuments(snapshot));
   return {
     organization: snapshot.organization,
     parent: snapshot.parent,

@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { PhctlError, userError } from "../errors.js";
+import { redact } from "../secrets.js";
 import type { ExportFile } from "./layout.js";
 
 function isNonEmptyDir(dir: string): boolean {
@@ -54,7 +55,8 @@ export function writeExport(dir: string, files: readonly ExportFile[], force: bo
     for (const f of files) {
       const file = join(stage, ...f.path.split("/"));
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, f.text);
+      // The documents were masked value by value (index.ts); this catches anything else.
+      writeFileSync(file, redact(f.text));
     }
   } catch (e) {
     rmSync(stage, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { ApiClient } from "../../src/api/client.js";
 import { loadManifests } from "../../src/manifest/load.js";
 import { populate } from "../helpers/populate.js";
+import type { ServerOptions } from "../../src/server/options.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../examples");
@@ -27,8 +28,9 @@ export interface Converged {
   close(): Promise<void>;
 }
 
-export async function converged(): Promise<Converged> {
-  const t = await startServer();
+/** `options`: the server's (e.g. more tokens: the helper's TOKENS stay accepted). */
+export async function converged(options: ServerOptions = {}): Promise<Converged> {
+  const t = await startServer(options);
   const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   const dir = mkdtempSync(join(tmpdir(), "phctl-drift-"));
   cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });

@@ -7,6 +7,7 @@ import type { Diagnostic } from "../types.js";
 import { editorsNeedWiki, inactiveUsersWithAccess, projectHasAdmin } from "./access.js";
 import { deprecatedServices, licenseIds } from "./catalogue.js";
 import type { Rule, RuleContext } from "./context.js";
+import { credentialValues } from "./credentials.js";
 import {
   commitBlockerDomains,
   forkSources,
@@ -31,6 +32,7 @@ export const RULES: Record<string, Rule> = {
   projectHasAdmin,
   deprecatedServices,
   licenseIds,
+  credentialValues,
 };
 
 export function runRules(ctx: RuleContext): Diagnostic[] {
