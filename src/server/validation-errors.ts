@@ -23,7 +23,7 @@ export interface AjvError {
   keyword: string;
   params: Record<string, unknown>;
   /** With ajv's `verbose`: the schema holding the keyword, and the value checked. */
-  parentSchema?: { description?: string };
+  parentSchema?: { description?: string; type?: unknown; minimum?: number; maximum?: number };
   data?: unknown;
 }
 
@@ -44,7 +44,19 @@ function fieldOf(v: AjvError, part: string): string {
   return [base, extra].filter(Boolean).join(".") || part;
 }
 
+/** The bounds of an integer schema, when it has both (query integers: schemas.ts `QueryInt`). */
+function integerRange(v: AjvError): string | undefined {
+  const s = v.parentSchema;
+  if (s?.type !== "integer" || typeof s.minimum !== "number" || typeof s.maximum !== "number")
+    return undefined;
+  return ["type", "minimum", "maximum", "multipleOf"].includes(v.keyword)
+    ? `must be an integer from ${s.minimum} to ${s.maximum}`
+    : undefined;
+}
+
 function messageOf(v: AjvError): string {
+  const range = integerRange(v);
+  if (range) return range;
   switch (v.keyword) {
     case "additionalProperties":
       return "unknown field";
