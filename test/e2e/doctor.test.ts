@@ -160,7 +160,7 @@ describe("phctl doctor on a corporate network", () => {
     expect(r.code).toBe(1);
     expect(row(r.stdout, "TLS")).toMatch(/fail +TLSv1\.[23]; CN=127\.0\.0\.1/);
     expect(r.stdout).toContain(
-      `→ TLS: the certificate of 127.0.0.1:${front.port} (issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
+      `→ TLS: the certificate of 127.0.0.1:${front.port} (subject: CN=127.0.0.1, O=phctl tests; issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
     );
     expect(row(r.stdout, "URL")).toMatch(/fail +not reachable: TLS: the certificate of/);
   });
