@@ -78,12 +78,18 @@ function messageOf(v: AjvError): string {
   }
 }
 
+/**
+ * `queryNames`: query parameters as the client calls them, by the name validation saw (an
+ * API profile's paging names are renamed before validation; its 400 names what was sent).
+ */
 export function mapValidation(
   errors: readonly AjvError[],
   context: string | undefined,
   method: string,
+  queryNames?: Readonly<Record<string, string>>,
 ): MappedValidation {
   const part = context === "querystring" ? "query" : "body";
+  const named = (field: string) => (part === "query" ? (queryNames?.[field] ?? field) : field);
   // anyOf/oneOf wrappers repeat what their branches already said.
   const relevant = errors.filter((v) => v.keyword !== "anyOf" && v.keyword !== "oneOf");
   const immutable = relevant.filter(
@@ -104,7 +110,7 @@ export function mapValidation(
   const seen = new Set<string>();
   const list: Static<typeof FieldError>[] = [];
   for (const v of relevant.length > 0 ? relevant : errors) {
-    const e = { field: fieldOf(v, part), message: messageOf(v) };
+    const e = { field: named(fieldOf(v, part)), message: messageOf(v) };
     const k = `${e.field}\u0000${e.message}`;
     if (!seen.has(k)) {
       seen.add(k);

@@ -5,6 +5,7 @@
  * digits within its documented range, else 400 naming the parameter and the range.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadApiProfile } from "../../src/api/profile-load.js";
 import { QUERY_INT_MAX } from "../../src/api/schemas.js";
 import { contractServer, type ContractServer } from "./contract-helpers.js";
 
@@ -88,6 +89,34 @@ describe("defect 6: integers in the query", () => {
       // In range: past validation (the seeded project has no git group: 404 for subgroups).
       const ok = await t.call("GET", `${path}?${param}=-1`);
       expect([param, ok.status]).toEqual([param, param === "strict" ? 404 : 200]);
+    }
+  });
+});
+
+describe("defect 6 with an API profile", () => {
+  it("the 400 names the paging parameter as the profile calls it (pageNumber, not page)", async () => {
+    const shaped = await contractServer({
+      apiProfile: loadApiProfile(
+        new URL("../fixtures/api-profiles/shaped.yaml", import.meta.url).pathname,
+      ),
+    });
+    try {
+      const range = `must be an integer from 1 to ${QUERY_INT_MAX}`;
+      for (const [param, bad] of [
+        ["pageNumber", "1e309"],
+        ["pageSize", "Infinity"],
+      ]) {
+        const r = await shaped.call("GET", `/v1/users?${param}=${bad}`);
+        expect([r.status, r.body]).toEqual([
+          400,
+          {
+            status: { code: 400, message: `invalid query: ${param} ${range}` },
+            errors: [{ field: param, message: range }],
+          },
+        ]);
+      }
+    } finally {
+      await shaped.close();
     }
   });
 });
