@@ -7,7 +7,8 @@
  *   `false`, `3`, `"false"` and `["alice"]` and the request would have done something.
  * - Query strings and path parameters are text: `?page=2` is the integer 2, `?all=true`
  *   the boolean, and one `?tiers=x` a list of one (`coerceTypes: "array"`). An integer in
- *   the query is decimal digits within its schema's bounds (`queryIntegerErrors`).
+ *   the query is decimal digits within its schema's bounds (`textIntegerErrors`), and so
+ *   is an integer path parameter (`/pipelines/0x10` is no pipeline, not pipeline 16).
  *
  * Both fill in schema defaults (`useDefaults`) and report every error at once. Validators
  * are compiled on first use: compiling ~140 routes' schemas up front would cost most of a
@@ -53,11 +54,11 @@ interface IntSchema {
 }
 
 /**
- * ajv-shaped errors for integer query parameters not written in decimal digits: ajv's
+ * ajv-shaped errors for integer query and path parameters not written in decimal digits: ajv's
  * coercion reads `Infinity`, `1e309` (Infinity) and `1e3` as numbers (`+text`), which
  * let a non-finite page through to the answer as `null`. Range is ajv's own check.
  */
-export function queryIntegerErrors(schema: unknown, data: unknown): AjvError[] {
+export function textIntegerErrors(schema: unknown, data: unknown): AjvError[] {
   const props = (schema as { properties?: Record<string, IntSchema> }).properties ?? {};
   const query = (data ?? {}) as Record<string, unknown>;
   const out: AjvError[] = [];
@@ -86,7 +87,7 @@ export function installValidation(app: FastifyInstance): void {
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown) => {
       compiled ??= instance.compile(schema);
-      const texts = httpPart === "querystring" ? queryIntegerErrors(schema, data) : [];
+      const texts = httpPart === "body" ? [] : textIntegerErrors(schema, data);
       const valid = compiled(data) && texts.length === 0;
       // The parameters refused for their text replace what ajv said of their coerced value.
       const named = new Set(texts.map((e) => e.instancePath));

@@ -93,6 +93,19 @@ describe("defect 6: integers in the query", () => {
   });
 });
 
+describe("integer path parameters", () => {
+  it("are decimal digits too: /pipelines/0x10 is no pipeline (404), not pipeline 16", async () => {
+    for (const id of ["0x10", "1e1", "Infinity", "1e309", " 1"]) {
+      const r = await t.call("GET", `/v1/projects/web/pipelines/${encodeURIComponent(id)}`);
+      expect([id, r.status, r.body.status.message]).toEqual([
+        id,
+        404,
+        expect.stringMatching(/^no operation GET/),
+      ]);
+    }
+  });
+});
+
 describe("defect 6 with an API profile", () => {
   it("the 400 names the paging parameter as the profile calls it (pageNumber, not page)", async () => {
     const shaped = await contractServer({
