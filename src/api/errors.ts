@@ -13,6 +13,7 @@
  */
 import { PhctlError } from "../errors.js";
 import type { ApiKind } from "./auth.js";
+import type { ShownProxy } from "./network.js";
 import type { OperationId } from "./routes.js";
 
 /** Where the request was going: enough to name it in one line, no ids, no secrets. */
@@ -187,6 +188,8 @@ export interface OutageInfo {
   unavailableMs: number;
   /** The last trouble seen (`503 UNAVAILABLE`, `connection refused (ECONNREFUSED)`). */
   lastTrouble: string;
+  /** The proxy, when it was the proxy that did not answer (redacted). */
+  proxy?: ShownProxy;
 }
 
 /**
@@ -199,19 +202,31 @@ export class OutageError extends PhctlError implements OutageInfo {
   readonly unavailableMs: number;
   readonly lastTrouble: string;
 
+  readonly proxy?: ShownProxy;
+
   constructor(info: OutageInfo) {
+    const p = info.proxy;
+    const how = `has not answered for ${humanDuration(info.unavailableMs)} (last: ${info.lastTrouble}); gave up waiting`;
+    const again =
+      "run the command again once it answers — `phctl apply` waits on the jobs in its journal and sends nothing twice";
     super(
       "OUTAGE",
-      `the service at ${info.origin} has not answered for ${humanDuration(info.unavailableMs)} ` +
-        `(last: ${info.lastTrouble}); gave up waiting. Check the service's status page and ` +
-        "run the command again once it answers — `phctl apply` waits on the jobs in its " +
-        "journal and sends nothing twice",
-      { details: [`origin: ${info.origin}`, `last trouble: ${info.lastTrouble}`] },
+      p
+        ? `the proxy ${p.url} (${p.variable}) ${how} for ${info.origin}. Check that the proxy runs and accepts connections, or correct ${p.variable} (NO_PROXY to go without it); ${again}`
+        : `the service at ${info.origin} ${how}. Check the service's status page and ${again}`,
+      {
+        details: [
+          `origin: ${info.origin}`,
+          ...(p ? [`proxy: ${p.url} (${p.variable})`] : []),
+          `last trouble: ${info.lastTrouble}`,
+        ],
+      },
     );
     this.name = "OutageError";
     this.origin = info.origin;
     this.unavailableMs = info.unavailableMs;
     this.lastTrouble = info.lastTrouble;
+    if (p) this.proxy = p;
   }
 }
 

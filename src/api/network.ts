@@ -154,6 +154,24 @@ export function redactProxy(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1***@");
 }
 
+/** The proxy a request goes through, as people read it: redacted, and the setting naming it. */
+export interface ShownProxy {
+  /** `http://***@proxy:3128` */
+  url: string;
+  variable: "HTTPS_PROXY" | "HTTP_PROXY";
+}
+
+/** The proxy of `origin` as people read it, or undefined for a direct connection. */
+export function shownProxyFor(
+  origin: string,
+  proxy: ProxySettings | undefined,
+): ShownProxy | undefined {
+  const url = proxyFor(origin, proxy);
+  if (!url) return undefined;
+  const https = new URL(origin).protocol === "https:" && proxy?.https;
+  return { url: redactProxy(url), variable: https ? "HTTPS_PROXY" : "HTTP_PROXY" };
+}
+
 /** One line for people: `none`, or `http://proxy:3128 (NO_PROXY: .internal)`. */
 export function describeProxySettings(proxy: ProxySettings | undefined): string {
   if (!proxy) return "none";

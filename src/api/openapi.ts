@@ -80,7 +80,7 @@ function operation(id: OperationId, def: RouteDef, profile: ApiProfile): Json {
 
 const DESCRIPTION = `Generated from src/api/routes.ts by \`npm run gen\`. Operations marked x-assumed are paths the spec does not show.
 
-Every operation lists every status the reference server (\`phctl serve\`) answers, errors in one envelope \`{status: {code, message}, errors?: [{field, message}]}\`. Answered before a request reaches an operation: 404 for an unknown path, 405 with \`Allow\` for a method a known path does not have, 431 for oversized headers. 429 and 503 stand for the service's rate limits and outages: the reference server answers them only when faults are injected (\`--fault-rate\`).`;
+Every operation lists every status the reference server (\`phctl serve\`) answers, errors in one envelope \`{status: {code, message}, errors?: [{field, message}]}\`. Answered before a request reaches an operation: 404 for an unknown path, 405 with \`Allow\` for a method a known path does not have, 431 for oversized headers. 429 and 503 stand for the service's rate limits and outages: the reference server answers them only when faults are injected (\`--fault-rate\`). An integer query parameter is written in decimal digits (\`-\` first where negatives are in range) within its minimum and maximum; anything else (\`1e3\`, \`Infinity\`, a larger number) is 400 naming the parameter.`;
 
 export function buildOpenApi(profile: ApiProfile = DEFAULT_PROFILE): Record<string, unknown> {
   const paths: Record<string, Json> = {};

@@ -11,6 +11,8 @@
  */
 import { codeOfStatus, OutageError } from "./errors.js";
 import { isForkCleanup, parseRetryAfter, type RetryClass } from "./retry.js";
+import type { ShownProxy } from "./network.js";
+import { connectionWords } from "./proxy-failure.js";
 import type { WireOutcome } from "./transport.js";
 
 /**
@@ -27,10 +29,17 @@ export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
 
 /** What the gate tells the client's observer (see `ClientEvent`). */
+/** `proxy`: the trouble is the proxy's, which does not answer (not the service). */
 export type OutageEvent =
-  | { type: "outage-start"; reason: string; trigger: string; timeoutMs: number }
+  | { type: "outage-start"; reason: string; trigger: string; timeoutMs: number; proxy?: ShownProxy }
   | { type: "outage-end"; pausedMs: number; probes: number }
-  | { type: "outage-timeout"; pausedMs: number; probes: number; reason: string };
+  | {
+      type: "outage-timeout";
+      pausedMs: number;
+      probes: number;
+      reason: string;
+      proxy?: ShownProxy;
+    };
 
 /** The parts a gate needs: the probe it sends and who hears about it. */
 export interface OutageGateOptions {
@@ -55,13 +64,7 @@ export function troubleOf(outcome: WireOutcome, cls?: RetryClass): string | unde
   if (outcome.kind === "failure") {
     if (outcome.permanent) return undefined; // a refused certificate: the service is there
     if (outcome.timeout) return "no answer in time (timeout)";
-    const what: Record<string, string> = {
-      ECONNREFUSED: "connection refused",
-      ECONNRESET: "connection reset",
-      UND_ERR_SOCKET: "connection closed",
-      ENOTFOUND: "host not found",
-    };
-    return `${what[outcome.code] ?? "connection failed"} (${outcome.code})`;
+    return `${connectionWords(outcome.code)} (${outcome.code})`;
   }
   const s = outcome.status;
   if (!TROUBLE_STATUSES.has(s) || (cls && isForkCleanup(cls, outcome))) return undefined;
@@ -81,6 +84,8 @@ export class OutageGate {
   #closedAt = 0;
   #probes = 0;
   #last = "";
+  /** The proxy that did not answer, when the last trouble was that. */
+  #proxy: ShownProxy | undefined;
   #error: OutageError | undefined;
   #deadline: NodeJS.Timeout | undefined;
   #nextProbe: NodeJS.Timeout | undefined;
@@ -145,6 +150,7 @@ export class OutageGate {
       return undefined;
     }
     this.#last = trouble;
+    this.#proxy = outcome.kind === "failure" ? outcome.proxy : undefined;
     if (this.#state === "open" && ++this.#run >= OUTAGE_THRESHOLD)
       this.close(`${OUTAGE_THRESHOLD} requests in a row got no answer`);
     return trouble;
@@ -163,6 +169,7 @@ export class OutageGate {
       reason: this.#last || trigger,
       trigger,
       timeoutMs: this.o.timeoutMs,
+      ...(this.#proxy ? { proxy: this.#proxy } : {}),
     });
     this.#deadline = setTimeout(() => this.#giveUp(true), this.o.timeoutMs);
     this.#scheduleProbe(0);
@@ -229,6 +236,7 @@ export class OutageGate {
       origin: this.o.origin,
       unavailableMs: pausedMs,
       lastTrouble: this.#last || "no answer",
+      ...(this.#proxy ? { proxy: this.#proxy } : {}),
     });
     this.o.onPaused?.(pausedMs, this.#probes);
     if (timedOut)
@@ -237,6 +245,7 @@ export class OutageGate {
         pausedMs,
         probes: this.#probes,
         reason: this.#last,
+        ...(this.#proxy ? { proxy: this.#proxy } : {}),
       });
     const waiters = [...this.#waiters];
     this.#waiters.clear();

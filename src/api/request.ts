@@ -119,7 +119,7 @@ function toError(
       status: 0,
       serverMessage: outcome.timeout
         ? `no answer within ${req.timeoutMs} ms`
-        : outcome.permanent
+        : outcome.permanent || outcome.proxy
           ? outcome.message
           : `connection failed: ${outcome.message} (${outcome.code})`,
       attempts,

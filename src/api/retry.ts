@@ -213,7 +213,9 @@ export function decide(
     // have landed: ambiguous, re-read first.
     if (outcome.permanent)
       return { retry: false, reason: outcome.code, ambiguous: outcome.sent && !cls.idempotent };
-    const what = outcome.timeout ? "timeout" : `connection ${outcome.code}`;
+    const what = outcome.timeout
+      ? "timeout"
+      : `${outcome.proxy ? "proxy " : ""}connection ${outcome.code}`;
     if (!outcome.sent) return bounded(backoff(), `${what} (not sent)`);
     if (cls.idempotent) return bounded(backoff(), what);
     return { retry: false, reason: `${what} after sending`, ambiguous: true };

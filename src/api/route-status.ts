@@ -16,11 +16,12 @@ export const SHARED_ERRORS = {
   400: {
     name: "BadRequest",
     description:
-      "Invalid request: a query parameter or body field fails its schema (each one listed in `errors` with its field), a path parameter is not valid percent-encoded UTF-8, or the body is not valid JSON.",
+      "Invalid request: a query parameter or body field fails its schema (each one listed in `errors` with its field), a path parameter is not valid percent-encoded UTF-8, or the body is not valid JSON in UTF-8 (an unpaired surrogate, a `__proto__` key or `constructor.prototype` is refused, naming the field).",
   },
   401: {
     name: "Unauthorized",
-    description: "No token, or an unknown one.",
+    description:
+      "No token, a malformed one (another scheme than Bearer, a character no token has), or an unknown one.",
     headers: { "WWW-Authenticate": { description: 'Bearer realm="phctl"', required: true } },
   },
   403: {
@@ -34,7 +35,8 @@ export const SHARED_ERRORS = {
   },
   415: {
     name: "UnsupportedMediaType",
-    description: "The body's content type is not one the service reads (send application/json).",
+    description:
+      "The body's content type is not one the service reads, or its charset is not UTF-8 (send application/json; charset=utf-8).",
   },
   422: {
     name: "ImmutableField",

@@ -592,7 +592,9 @@ const table = {
     query: Type.Object({
       ...S.AllQuery,
       path: Type.Optional(Type.String()),
-      strict: Type.Optional(Type.Integer()),
+      strict: Type.Optional(
+        S.QueryInt(-S.QUERY_INT_MAX - 1, S.QUERY_INT_MAX, "1: only that subgroup"),
+      ),
     }),
     response: S.Paged(S.Subgroup),
     successStatus: 200,
@@ -789,7 +791,7 @@ const table = {
     query: Type.Object({
       ...S.PageQuery,
       status: Type.Optional(S.EnumList(S.MirrorStatuses)),
-      statusCode: Type.Optional(Type.Integer()),
+      statusCode: Type.Optional(S.QueryInt(-S.QUERY_INT_MAX - 1)),
       frequency: Type.Optional(S.EnumList(S.MirrorFrequencies)),
       order: Type.Optional(S.StringEnum(["asc", "desc"])),
     }),

@@ -785,9 +785,25 @@ export function EnumList(values: readonly string[]) {
   });
 }
 
+/**
+ * Largest value of an integer query parameter: the largest 32-bit integer, what a client's
+ * `int` holds. A page number up to it times the largest page size is still an exact
+ * integer (an offset), and the answer's `pagination.page` stays one.
+ */
+export const QUERY_INT_MAX = 2_147_483_647;
+
+/**
+ * An integer query parameter: decimal digits (a `-` before them where negatives are in
+ * range) within `minimum`..`maximum`; anything else is 400 naming the parameter, with
+ * these bounds (src/server/validation.ts).
+ */
+export function QueryInt(minimum: number, maximum = QUERY_INT_MAX, description?: string) {
+  return Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
+}
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(QueryInt(1)),
+  limit: Type.Optional(QueryInt(1)),
 };
 export const AllQuery = { ...PageQuery, all: Type.Optional(Type.Boolean()) };
 export const ParentOrgQuery = { parentOrganization: Type.Optional(Type.String()) };

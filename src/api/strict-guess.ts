@@ -37,10 +37,14 @@ const LOOKS: Record<"page" | "limit" | "total" | "totalPages", RegExp> = {
   page: /^(page|current|number|pageNumber|pageIndex)$/i,
   limit: /size|limit|per_?page/i,
   total: /^(total|count|totalItems|totalCount|totalElements|itemCount)$/i,
-  totalPages: /pages|pagecount/i,
+  // Not /pages/ anywhere: `pageSize` has it.
+  totalPages: /pages$|^pages|page_?count/i,
 };
 
-/** The numeric field of a pagination object that looks like `name`, unclaimed by others. */
+/**
+ * The numeric field of a pagination object that looks like `name`, unclaimed by others
+ * (the profile's names of the other fields, and the fields already guessed for them).
+ */
 export function guessNumber(
   p: Record<string, unknown>,
   name: keyof typeof LOOKS,

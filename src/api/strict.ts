@@ -93,11 +93,15 @@ function readPagination(
 ): { pagination?: NonNullable<CanonicalPage["pagination"]>; mismatches: Mismatch[] } {
   const f = profile.list.fields;
   const mismatches: Mismatch[] = [];
+  // A field guessed for one name is not offered for another: `pageSize` is the limit, so
+  // it is not also a candidate for the number of pages.
+  const guessed: string[] = [];
   const num = (name: keyof typeof f, required: boolean): number | undefined => {
     const v = p[f[name]];
     if (typeof v === "number" && Number.isFinite(v)) return v;
     if (v === undefined && !required) return undefined;
-    const suggestion = guessNumber(p, name, Object.values(f));
+    const suggestion = guessNumber(p, name, [...Object.values(f), ...guessed]);
+    if (suggestion) guessed.push(suggestion);
     mismatches.push({
       operation: op,
       path: `${at}/${f[name]}`,

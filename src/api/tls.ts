@@ -165,8 +165,9 @@ const FIX =
 
 /**
  * One line saying which certificate failed and what to do, e.g.
- * `TLS: the certificate of api.example.org (issuer: CN=Corp Root CA) is not trusted
- * (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml …`.
+ * `TLS: the certificate of api.example.org (subject: CN=api.example.org; issuer: CN=Corp
+ * Root CA) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem
+ * or caFile: in phctl.yaml …`.
  * `seen` is what `inspectTls` found, when it could look.
  */
 export function describeTlsFailure(
@@ -189,8 +190,11 @@ export function describeTlsFailure(
     const names = leaf?.altNames ? ` (it names ${leaf.altNames})` : "";
     return `TLS: the certificate of ${host}${via} is not for that name${names} (${code}): use a host name the certificate names in --api-url / PHCTL_API_URL`;
   }
-  const issuer = root ? root.issuer || root.subject : leaf?.issuer;
-  const who = issuer ? ` (issuer: ${issuer})` : "";
+  // The subject says which certificate it is; the issuer at the top of the chain is the CA
+  // whose PEM file makes it trusted (README: "fails at once with its subject and issuer").
+  const issuer = root ? root.issuer || root.subject : undefined;
+  const named = [leaf?.subject && `subject: ${leaf.subject}`, issuer && `issuer: ${issuer}`];
+  const who = named.some(Boolean) ? ` (${named.filter(Boolean).join("; ")})` : "";
   const tried = files.length ? `; ${files.join(" and ")} did not vouch for it` : "";
   return `TLS: the certificate of ${host}${via}${who} is not trusted (${code})${tried}: ${FIX}`;
 }

@@ -12,7 +12,8 @@
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
 import { exchangeWith, type Exchanged, type ExchangeOptions } from "./exchange.js";
-import { resolveNetwork, type NetworkSettings } from "./network.js";
+import { resolveNetwork, shownProxyFor, type NetworkSettings, type ShownProxy } from "./network.js";
+import { viaProxy } from "./proxy-failure.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
 
 /** One attempt's request, fully resolved (origin, path with query string, headers). */
@@ -52,6 +53,11 @@ export interface WireFailure {
    * `message` then is the whole explanation, for people.
    */
   permanent?: boolean;
+  /**
+   * The proxy did not answer (the only connection made when one is in use is to it):
+   * `message` then says so, naming it, and what to check.
+   */
+  proxy?: ShownProxy;
 }
 
 export type WireOutcome = WireResponse | WireFailure;
@@ -216,7 +222,9 @@ export class Transport {
       if (this.#closed) return this.#cutShort(f);
       if (f.code === "UND_ERR_HEADERS_TIMEOUT" || f.code === "UND_ERR_BODY_TIMEOUT")
         return timedOut(req);
-      return isTlsCertificateFailure(f.code) ? this.tlsFailure(req.origin, f) : f;
+      return isTlsCertificateFailure(f.code)
+        ? this.tlsFailure(req.origin, f)
+        : this.#proxied(req, f);
     });
   }
 
@@ -237,11 +245,18 @@ export class Transport {
       if (timer.signal.aborted) return timedOut(req);
       const f = classifyFailure(e);
       if (this.#closed) return this.#cutShort(f);
-      return isTlsCertificateFailure(f.code) ? await this.tlsFailure(req.origin, f) : f;
+      return isTlsCertificateFailure(f.code)
+        ? await this.tlsFailure(req.origin, f)
+        : this.#proxied(req, f);
     } finally {
       clearTimeout(t);
       req.signal?.removeEventListener("abort", onCallerAbort);
     }
+  }
+
+  /** A failure to connect, said as the proxy's when the request went through one. */
+  #proxied(req: WireRequest, f: WireFailure): WireFailure {
+    return viaProxy(req.origin, f, shownProxyFor(req.origin, this.network.proxy));
   }
 
   /** The failure of an attempt made or cut short after close(): permanent, never retried. */

@@ -13,8 +13,12 @@ export function describeEvent(e: ClientEvent): string | undefined {
       const t = e.target;
       return `retry ${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""} in ${e.delayMs} ms after ${e.reason} (attempt ${e.attempt})`;
     }
-    case "outage-start":
-      return `the service is not answering (${e.reason}): all requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
+    case "outage-start": {
+      const paused = `all requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
+      return e.proxy
+        ? `the proxy ${e.proxy.url} (${e.proxy.variable}) is not answering (${e.reason}): ${paused} — check that it runs, or correct ${e.proxy.variable}`
+        : `the service is not answering (${e.reason}): ${paused}`;
+    }
     case "outage-end":
       return `the service answers again after ${humanDuration(e.pausedMs)}; resuming`;
     // The OutageError every call gets says it, once, through main().
@@ -44,6 +48,7 @@ export function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
         reason: e.reason,
         trigger: e.trigger,
         timeoutMs: e.timeoutMs,
+        ...(e.proxy ? { proxy: e.proxy.url, proxyVariable: e.proxy.variable } : {}),
       };
     case "outage-end":
       return { event: "api.outage", state: "end", pausedMs: e.pausedMs, probes: e.probes };
@@ -54,6 +59,7 @@ export function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
         reason: e.reason,
         pausedMs: e.pausedMs,
         probes: e.probes,
+        ...(e.proxy ? { proxy: e.proxy.url, proxyVariable: e.proxy.variable } : {}),
       };
     case "done":
       return undefined;

@@ -3,6 +3,7 @@
  * as JSON; the profile fixes as the YAML to put in an API profile.
  */
 import type { Style } from "../render/style.js";
+import { concrete } from "./doctor-fixes.js";
 import { countByStatus } from "./doctor-reads.js";
 import type { CheckStatus, DoctorReport } from "./doctor-report.js";
 
@@ -91,17 +92,36 @@ export function renderDoctorText(r: DoctorReport, st: Style): string {
     out.push("", "  Fix with an API profile (apiProfile: in phctl.yaml, or --api-profile FILE):");
     for (const l of profileYaml(r.profileFixes)) out.push(`    ${l}`);
   }
-  if (r.withFixes) out.push("", ...withFixesLines(r.withFixes, st));
+  if (r.withFixes) out.push("", ...withFixesLines(r.profileFixes, r.withFixes, st));
   out.push("", summary(r, st));
   return `${out.join("\n")}\n`;
 }
 
-/** What reading again with the suggested lines applied showed. */
-function withFixesLines(w: NonNullable<DoctorReport["withFixes"]>, st: Style): string[] {
+/**
+ * What reading again with the suggested lines applied showed, naming the lines it could
+ * not apply (no value guessed, or found by the last re-read).
+ */
+function withFixesLines(
+  all: readonly string[],
+  w: NonNullable<DoctorReport["withFixes"]>,
+  st: Style,
+): string[] {
   const fits = w.reads.filter((x) => x.status === "ok").length;
-  const lines = [
-    `  Read again with ${w.profileFixes.length === 1 ? "that line" : "those lines"} applied: ${fits} of ${w.reads.length} read operations fit.`,
+  const left = all.filter((l) => !w.profileFixes.includes(l));
+  const keys = (ls: string[]) => ls.map((l) => l.slice(0, l.indexOf(": "))).join(", ");
+  const unvalued = left.filter((l) => !concrete(l));
+  const late = left.filter(concrete);
+  const not = [
+    ...(unvalued.length ? [`${keys(unvalued)}: the service's value is needed`] : []),
+    ...(late.length ? [`${keys(late)}: found by the last re-read`] : []),
   ];
+  const which =
+    left.length === 0
+      ? all.length === 1
+        ? "that line applied"
+        : "those lines applied"
+      : `the other lines applied (not ${not.join("; not ")})`;
+  const lines = [`  Read again with ${which}: ${fits} of ${w.reads.length} read operations fit.`];
   for (const x of w.reads.filter((y) => y.status === "fail")) {
     const shape = (x.shape ?? []).map(
       (s) => `${s.path ? `${s.path} ` : ""}expected ${s.expected}, got ${s.got}`,

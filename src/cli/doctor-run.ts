@@ -17,7 +17,7 @@ import {
   ROLE,
   tlsCheck,
 } from "./doctor-checks.js";
-import { applyProfileFixes } from "./doctor-fixes.js";
+import { applyProfileFixes, concrete } from "./doctor-fixes.js";
 import { Prober, type Answer, type Refusal } from "./doctor-probe.js";
 import { QUEUE_STATUS_READS, probeReads } from "./doctor-reads.js";
 import { reportOk, type Check, type DoctorReport, type ReadCheck } from "./doctor-report.js";
@@ -38,21 +38,25 @@ const fixesOf = (reads: readonly ReadCheck[]): string[] => [
   ...new Set(reads.flatMap((r) => (r.shape ?? []).flatMap((s) => s.profileFix ?? []))),
 ];
 
-/** Read again with the suggested lines applied, while that finds more (at most 3 rounds). */
+/**
+ * Read again with the suggested lines that have a value applied, while that finds more
+ * (at most 3 rounds). A line without one (`<the service's name>`) is left out rather than
+ * stopping the others being tried; `profileFixes` of the result is exactly what was applied.
+ */
 async function readWithFixes(
   o: DoctorInput,
   orgList: Answer | Refusal,
   parent: string | undefined,
   first: string[],
 ): Promise<DoctorReport["withFixes"]> {
-  let lines = first;
+  let lines = first.filter(concrete);
   let result: DoctorReport["withFixes"];
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 3 && lines.length > 0; round++) {
     const profile = applyProfileFixes(o.profile, lines);
     if (!profile) return result;
     const reads = await probeReads(new Prober(o.client, profile), orgList, parent);
     result = { profileFixes: lines, reads };
-    const more = fixesOf(reads).filter((l) => !lines.includes(l));
+    const more = fixesOf(reads).filter((l) => concrete(l) && !lines.includes(l));
     if (more.length === 0) return result;
     lines = [...lines, ...more];
   }

@@ -19,6 +19,7 @@ import {
   MAX_PARAM_LENGTH,
 } from "./error-handling.js";
 import { Faults } from "./faults.js";
+import { installJsonBody } from "./json-body.js";
 import { registerOpenApi } from "./openapi-routes.js";
 import type { ServerOptions, TokenSpec } from "./options.js";
 import { Outbox } from "./outbox.js";
@@ -98,6 +99,7 @@ export async function buildServer(options: ServerOptions = {}): Promise<PhServer
   allowed.collect(app);
   installValidation(app);
   installErrorHandling(app, allowed);
+  installJsonBody(app);
   installRequestHooks(app, { tokens, faults, log });
 
   for (const s of sections)

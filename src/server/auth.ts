@@ -41,6 +41,11 @@ export function parseTokenSpec(text: string): TokenSpec {
   if (!(ROLES as readonly string[]).includes(role)) {
     throw new Error(`token role must be one of ${ROLES.join(", ")} (got ${role})`);
   }
+  if (!TOKEN_CHARS.test(secret)) {
+    throw new Error(
+      `a token's secret is sent as a bearer token, so it has only ${TOKEN_WORDS} (the secret is not shown)`,
+    );
+  }
   if (capability !== undefined && capability !== TEST_ADMIN) {
     throw new Error(`the fourth field of a token can only be ${TEST_ADMIN} (got ${capability})`);
   }
@@ -57,11 +62,44 @@ export function parseTokensFile(text: string): TokenSpec[] {
     .map(parseTokenSpec);
 }
 
-/** The bearer value of an Authorization header, or undefined. */
+/**
+ * What a bearer token may contain (RFC 6750's b64token): a value with a space, a quote or
+ * a letter outside ASCII can never be a token, and is refused as malformed, not "missing".
+ */
+const TOKEN_CHARS = /^[A-Za-z0-9\-._~+/]+=*$/;
+const TOKEN_WORDS = "letters, digits and - . _ ~ + / (= only at the end), with no spaces";
+
+/** The bearer value of an Authorization header, or undefined (for attribution only). */
 export function bearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1];
+}
+
+/**
+ * The token of an Authorization header; otherwise 401 saying what is wrong: no header or
+ * no token after `Bearer` (missing), another scheme, or a token with characters no token
+ * has (malformed). Nothing of the header is echoed: it may be a token.
+ */
+export function requireBearer(header: string | undefined): string {
+  const m = /^(\S+)(?:\s+([\s\S]*?))?\s*$/.exec(header ?? "");
+  if (!m) throw unauthorized("missing bearer token");
+  if (m[1].toLowerCase() !== "bearer")
+    throw unauthorized('the Authorization header is not a bearer token: send "Bearer TOKEN"');
+  const token = m[2] ?? "";
+  if (token === "") throw unauthorized("missing bearer token");
+  if (!TOKEN_CHARS.test(token))
+    throw unauthorized(`the bearer token is malformed: a token has only ${TOKEN_WORDS}`);
+  return token;
+}
+
+/** The token of a PRIVATE-TOKEN header (the delivery-metrics API); otherwise 401 saying why. */
+export function requirePrivateToken(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header.join(",") : header;
+  if (!value) throw unauthorized("missing PRIVATE-TOKEN header");
+  if (!TOKEN_CHARS.test(value))
+    throw unauthorized(`the PRIVATE-TOKEN header is malformed: a token has only ${TOKEN_WORDS}`);
+  return value;
 }
 
 export function unauthorized(why: string): HttpError {

@@ -54,7 +54,12 @@ export function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply
   if (e.validation) {
     // A path parameter of the wrong type (a word for an integer id): no such object.
     if (e.validationContext === "params") return reply.code(404).send(noOperation(req));
-    const m = mapValidation(e.validation, e.validationContext, req.method);
+    const m = mapValidation(
+      e.validation,
+      e.validationContext,
+      req.method,
+      req.routeOptions.config?.queryNames,
+    );
     return reply.code(m.status).send(errorBody(m.status, m.message, m.errors));
   }
   if (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY") {

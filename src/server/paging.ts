@@ -1,7 +1,9 @@
 /**
  * Pagination exactly as the spec: `page`, `limit`, `all`, default page size 10, the answer
  * `{pagination: {page, limit, total, totalPages}, data}`. Limits above the server's maximum
- * are clamped, and the clamped value is reported in `pagination.limit`.
+ * are clamped, and the clamped value is reported in `pagination.limit`. Validation has made
+ * `page` and `limit` integers from 1 to 2^31-1 (schemas.ts `QueryInt`), so the offset of
+ * any page is an exact integer, however far past the end it is.
  */
 export const DEFAULT_PAGE_SIZE = 10;
 

@@ -37,6 +37,13 @@ export function canonicalQuery(
   return def.paging ? renamePageQuery(query, profile.list.query, DEFAULT_LIST.query) : query;
 }
 
+/** The profile's names of the paging query parameters, by canonical name (for error fields). */
+export function profileQueryNames(profile: ApiProfile): Record<string, string> {
+  const q = profile.list.query;
+  const d = DEFAULT_LIST.query;
+  return { [d.page]: q.page, [d.limit]: q.limit, [d.all]: q.all };
+}
+
 /** A paged route's validated query: everything at once when the profile's service does not page. */
 export function pagingOf(
   def: RouteDef,

@@ -18,7 +18,13 @@ import {
   type ServerContext,
 } from "./context.js";
 import { HttpError } from "./errors.js";
-import { canonicalQuery, pagingOf, shapeAnswer, shapesNothing } from "./profile-shape.js";
+import {
+  canonicalQuery,
+  pagingOf,
+  profileQueryNames,
+  shapeAnswer,
+  shapesNothing,
+} from "./profile-shape.js";
 import type { RequestLog } from "./request-log.js";
 import { dropConnection } from "./request-hooks.js";
 
@@ -44,6 +50,7 @@ export function registerRoutes(app: FastifyInstance, d: RouteDeps): void {
   // An API profile: its paths and methods, and its envelope at the edge (profile-shape.ts).
   const profile = d.profile;
   const reshape = !shapesNothing(profile);
+  const queryNames = profileQueryNames(profile);
   for (const [op, def] of Object.entries(effectiveRoutes(profile)) as [OperationId, RouteDef][]) {
     const handler = d.handlers[op] as AnyHandler | undefined;
     const rest = restParam(def.path);
@@ -57,7 +64,7 @@ export function registerRoutes(app: FastifyInstance, d: RouteDeps): void {
       method: def.method,
       url: toFastifyPath(def.path),
       schema,
-      config: { operation: op, def },
+      config: { operation: op, def, ...(reshape && def.paging ? { queryNames } : {}) },
       ...(reshape && def.paging
         ? {
             preValidation: async (req: FastifyRequest) => {

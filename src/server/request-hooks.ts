@@ -17,6 +17,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     operation?: OperationId;
     def?: RouteDef;
+    /** Paging query parameters as the API profile calls them, by their canonical name. */
+    queryNames?: Readonly<Record<string, string>>;
   }
   interface FastifyRequest {
     caller?: Caller;

@@ -7,7 +7,13 @@
 import type { FastifyRequest } from "fastify";
 import type { OperationId } from "../api/routes.js";
 import type { RouteDef } from "../api/route-def.js";
-import { bearer, mayCall, roleForbidden, unauthorized } from "./auth.js";
+import {
+  mayCall,
+  requireBearer,
+  requirePrivateToken,
+  roleForbidden,
+  unauthorized,
+} from "./auth.js";
 import type { Caller } from "./context.js";
 import { HttpError } from "./errors.js";
 import type { TokenSpec } from "./options.js";
@@ -48,7 +54,7 @@ export class TokenTable {
   }
 
   /**
-   * The caller of an API operation; throws 401 (no or unknown token) or 403 (role).
+   * The caller of an API operation; throws 401 (no, malformed or unknown token) or 403 (role).
    * `onKnown` learns the tenant before the role check, so a refused request is still
    * attributed to its parent organization in the request log.
    */
@@ -60,13 +66,8 @@ export class TokenTable {
   ): Caller {
     const secret =
       def.auth === "gitToken"
-        ? (req.headers["private-token"] as string | undefined)
-        : bearer(req.headers.authorization);
-    if (!secret) {
-      throw unauthorized(
-        def.auth === "gitToken" ? "missing PRIVATE-TOKEN header" : "missing bearer token",
-      );
-    }
+        ? requirePrivateToken(req.headers["private-token"])
+        : requireBearer(req.headers.authorization);
     const t = this.known.get(secret);
     if (!t) throw unauthorized("invalid token");
     onKnown(t.orgId);
@@ -86,8 +87,7 @@ export class TokenTable {
 
   /** The caller of a /_control endpoint; 401 without a known token, 403 for other roles. */
   control(req: FastifyRequest): ControlCaller {
-    const secret = bearer(req.headers.authorization);
-    const t = secret ? this.known.get(secret) : undefined;
+    const t = this.known.get(requireBearer(req.headers.authorization));
     if (!t) throw unauthorized("invalid token");
     if (t.spec.testAdmin === true) return { parentOrgId: null };
     if (t.spec.role !== "system-admin") {

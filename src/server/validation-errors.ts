@@ -23,7 +23,7 @@ export interface AjvError {
   keyword: string;
   params: Record<string, unknown>;
   /** With ajv's `verbose`: the schema holding the keyword, and the value checked. */
-  parentSchema?: { description?: string };
+  parentSchema?: { description?: string; type?: unknown; minimum?: number; maximum?: number };
   data?: unknown;
 }
 
@@ -44,7 +44,19 @@ function fieldOf(v: AjvError, part: string): string {
   return [base, extra].filter(Boolean).join(".") || part;
 }
 
+/** The bounds of an integer schema, when it has both (query integers: schemas.ts `QueryInt`). */
+function integerRange(v: AjvError): string | undefined {
+  const s = v.parentSchema;
+  if (s?.type !== "integer" || typeof s.minimum !== "number" || typeof s.maximum !== "number")
+    return undefined;
+  return ["type", "minimum", "maximum", "multipleOf"].includes(v.keyword)
+    ? `must be an integer from ${s.minimum} to ${s.maximum}`
+    : undefined;
+}
+
 function messageOf(v: AjvError): string {
+  const range = integerRange(v);
+  if (range) return range;
   switch (v.keyword) {
     case "additionalProperties":
       return "unknown field";
@@ -66,12 +78,18 @@ function messageOf(v: AjvError): string {
   }
 }
 
+/**
+ * `queryNames`: query parameters as the client calls them, by the name validation saw (an
+ * API profile's paging names are renamed before validation; its 400 names what was sent).
+ */
 export function mapValidation(
   errors: readonly AjvError[],
   context: string | undefined,
   method: string,
+  queryNames?: Readonly<Record<string, string>>,
 ): MappedValidation {
   const part = context === "querystring" ? "query" : "body";
+  const named = (field: string) => (part === "query" ? (queryNames?.[field] ?? field) : field);
   // anyOf/oneOf wrappers repeat what their branches already said.
   const relevant = errors.filter((v) => v.keyword !== "anyOf" && v.keyword !== "oneOf");
   const immutable = relevant.filter(
@@ -92,7 +110,7 @@ export function mapValidation(
   const seen = new Set<string>();
   const list: Static<typeof FieldError>[] = [];
   for (const v of relevant.length > 0 ? relevant : errors) {
-    const e = { field: fieldOf(v, part), message: messageOf(v) };
+    const e = { field: named(fieldOf(v, part)), message: messageOf(v) };
     const k = `${e.field}\u0000${e.message}`;
     if (!seen.has(k)) {
       seen.add(k);

@@ -6,7 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
-import { ApiError } from "../../src/api/errors.js";
+import { createServer, type AddressInfo } from "node:net";
+import { ApiError, OutageError } from "../../src/api/errors.js";
+import type { ClientEvent } from "../../src/api/request.js";
+import { describeEvent } from "../../src/cli/client-events.js";
 import {
   describeProxySettings,
   proxyFor,
@@ -57,13 +60,13 @@ const names = async (c: ApiClient) =>
   (await c.call("organizations.list")).map((o) => o.name).sort();
 
 describe("a private CA", () => {
-  it("without it the call fails at once, naming the certificate, its issuer and the fix", async () => {
+  it("without it the call fails at once, naming the certificate's subject, its issuer and the fix", async () => {
     const c = client(front.url, resolveNetwork({ env: {} }));
     const started = performance.now();
     const e = (await c.call("organizations.list").catch((x: unknown) => x)) as ApiError;
     expect(e).toBeInstanceOf(ApiError);
     expect(e.message).toContain(
-      `TLS: the certificate of 127.0.0.1:${front.port} (issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
+      `TLS: the certificate of 127.0.0.1:${front.port} (subject: CN=127.0.0.1, O=phctl tests; issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
     );
     expect(e.attempts).toBe(1); // sending it again cannot help: no retry, no outage wait
     expect(performance.now() - started).toBeLessThan(5_000);
@@ -95,7 +98,7 @@ describe("a private CA", () => {
     const refused = await phctl(["api", "GET", "/v1/organization/list"], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /^phctl: .*TLS: the certificate of 127\.0\.0\.1:\d+ \(issuer: CN=phctl test CA.*NODE_EXTRA_CA_CERTS.*\n$/,
+      /^phctl: .*TLS: the certificate of 127\.0\.0\.1:\d+ \(subject: CN=127\.0\.0\.1, O=phctl tests; issuer: CN=phctl test CA.*NODE_EXTRA_CA_CERTS.*\n$/,
     );
     const ok = await phctl(["api", "GET", "/v1/organization/list"], {
       ...env,
@@ -149,7 +152,7 @@ describe("a proxy", () => {
       .call("organizations.list")
       .catch((x: unknown) => x)) as ApiError;
     expect(e.message).toContain(
-      `TLS: the certificate of 127.0.0.1:${front.port} through the proxy ${proxy.url} (issuer: CN=phctl test CA, O=phctl tests) is not trusted`,
+      `TLS: the certificate of 127.0.0.1:${front.port} through the proxy ${proxy.url} (subject: CN=127.0.0.1, O=phctl tests; issuer: CN=phctl test CA, O=phctl tests) is not trusted`,
     );
     const seen = await inspectTls(front.url, network);
     expect(seen).toMatchObject({ authorized: false, proxy: proxy.url });
@@ -159,6 +162,62 @@ describe("a proxy", () => {
       altNames: "IP Address:127.0.0.1, DNS:localhost",
     });
     expect(seen.chain[0].validTo.startsWith("2126-")).toBe(true);
+  });
+});
+
+describe("a proxy that does not answer", () => {
+  /** A loopback port nothing listens on. */
+  const deadPort = async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const port = (srv.address() as AddressInfo).port;
+    await new Promise((r) => srv.close(r));
+    return port;
+  };
+
+  it("is named (credentials redacted) with what to check, not 'the service is not answering'", async () => {
+    const dead = `http://user:s3cret@127.0.0.1:${await deadPort()}`;
+    const shown = `http://***@127.0.0.1:${new URL(dead).port} (HTTPS_PROXY)`;
+    const events: ClientEvent[] = [];
+    const c = new ApiClient({
+      apiUrl: front.url,
+      token: TOKENS.admin.secret,
+      network: resolveNetwork({ env: { HTTPS_PROXY: dead } }),
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      outageTimeoutMs: 300,
+      onEvent: (e) => events.push(e),
+    });
+    clients.push(c);
+    const e = (await c.call("organizations.list").catch((x: unknown) => x)) as OutageError;
+    expect(e).toBeInstanceOf(OutageError);
+    expect(e.message).toMatch(
+      new RegExp(`^the proxy ${shown.replace(/[.*()]/g, "\\$&")} has not answered for `),
+    );
+    expect(e.message).toMatch(/Check that the proxy runs.*HTTPS_PROXY.*NO_PROXY/);
+    expect(e.message).not.toMatch(/the service at|s3cret/);
+    const start = events.find((x) => x.type === "outage-start")!;
+    expect(describeEvent(start)).toMatch(
+      new RegExp(
+        `^the proxy ${shown.replace(/[.*()]/g, "\\$&")} is not answering \\(connection refused`,
+      ),
+    );
+    expect(JSON.stringify(events)).not.toContain("s3cret");
+  });
+
+  it("a call that gives up before an outage says the same (HTTP_PROXY for an http:// API)", async () => {
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    const c = new ApiClient({
+      apiUrl: t.url,
+      token: TOKENS.admin.secret,
+      network: resolveNetwork({ env: { HTTP_PROXY: dead } }),
+      retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetries: 1 },
+    });
+    clients.push(c);
+    const e = (await c.call("organizations.list").catch((x: unknown) => x)) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.message).toContain(
+      `the proxy ${dead} (HTTP_PROXY) does not answer (connection refused, ECONNREFUSED): check that the proxy runs and accepts connections there, or correct HTTP_PROXY (NO_PROXY=127.0.0.1 goes without it)`,
+    );
   });
 });
 

@@ -95,6 +95,21 @@ describe("paged lists", () => {
     expect(checkResponse("users.list", { data: [] })[0]?.suggestion).toBe("null");
   });
 
+  it("guesses each pagination field once: pageSize is the limit, so pageCount is the page count", () => {
+    // Issue 26: /pages/i took `pageSize` for a page count too, so no totalPages was guessed.
+    const profile = normaliseProfile({
+      envelope: { list: { items: "items", pagination: "paging" } },
+    });
+    const body = {
+      items: [],
+      paging: { pageNumber: 1, pageSize: 10, totalItems: 0, pageCount: 1 },
+    };
+    expect(checkResponse("users.list", body, profile).map(profileFixFor)).toEqual([
+      "envelope.list.pageFields.limit: pageSize",
+      "envelope.list.pageFields.totalPages: pageCount",
+    ]);
+  });
+
   it("reads a profile's envelope (dotted items path, renamed pagination) into the canonical shape", () => {
     const profile = normaliseProfile({
       envelope: {

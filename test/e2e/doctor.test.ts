@@ -12,7 +12,8 @@ import { loadApiProfile } from "../../src/api/profile-load.js";
 import { seed } from "../../src/server/seed.js";
 import { DEFAULT_PROFILE } from "../../src/api/profile.js";
 import { applyProfileFixes } from "../../src/cli/doctor-fixes.js";
-import { profileYaml } from "../../src/cli/doctor-render.js";
+import { profileYaml, renderDoctorText } from "../../src/cli/doctor-render.js";
+import { PLAIN } from "../../src/render/style.js";
 import { richOrganization } from "../export/fixtures.js";
 import { phctl } from "../helpers/cli.js";
 import {
@@ -23,6 +24,8 @@ import {
   type Proxy,
 } from "../helpers/network.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "fixtures", "api-profiles");
 
 const READS = [
   "organizations.list",
@@ -157,7 +160,7 @@ describe("phctl doctor on a corporate network", () => {
     expect(r.code).toBe(1);
     expect(row(r.stdout, "TLS")).toMatch(/fail +TLSv1\.[23]; CN=127\.0\.0\.1/);
     expect(r.stdout).toContain(
-      `→ TLS: the certificate of 127.0.0.1:${front.port} (issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
+      `→ TLS: the certificate of 127.0.0.1:${front.port} (subject: CN=127.0.0.1, O=phctl tests; issuer: CN=phctl test CA, O=phctl tests) is not trusted (SELF_SIGNED_CERT_IN_CHAIN): set NODE_EXTRA_CA_CERTS=/path/ca.pem or caFile: in phctl.yaml`,
     );
     expect(row(r.stdout, "URL")).toMatch(/fail +not reachable: TLS: the certificate of/);
   });
@@ -195,7 +198,7 @@ describe("phctl doctor and an API profile", () => {
           "      users.services:",
           "        path: <the service's path for /v1/users/{username}/services>",
           "",
-          "  Read again with that line applied: 18 of 19 read operations fit.",
+          "  Read again with the other lines applied (not operations.users.services.path: the service's value is needed): 18 of 19 read operations fit.",
           "    fail  users.services: 404 NOT_FOUND",
         ].join("\n"),
       );
@@ -209,6 +212,45 @@ describe("phctl doctor and an API profile", () => {
         /profile\.yaml \(1 operation overridden, list items at items\)/,
       );
       expect(shaped.server.requestLog.filter((x) => x.method !== "GET")).toEqual([]);
+    } finally {
+      await shaped.close();
+    }
+  });
+
+  it("the lines it suggests for a differently paged service are what its re-read applies, and they fit", async () => {
+    // Issue 26: lists in `items`, pagination in `paging` with other field names. Doctor
+    // suggested `pageFields.limit: pageSize` and `totalPages: <the service's name>` (it
+    // took `pageSize` for a page count too), then reread without them and failed on
+    // /paging/limit under "Read again with those lines applied".
+    const shaped = await startServer({
+      apiProfile: loadApiProfile(join(FIXTURES, "shaped.yaml")),
+    });
+    try {
+      seed(shaped.server.ctx, richOrganization());
+      const e = { PHCTL_API_URL: shaped.url, PHCTL_TOKEN: TOKENS.member.secret };
+      const first = await phctl(["doctor", "--format", "json"], e, dir);
+      const report = JSON.parse(first.stdout) as {
+        profileFixes: string[];
+        withFixes: { profileFixes: string[]; reads: { operation: string; shape?: unknown[] }[] };
+      };
+      expect(report.profileFixes).toEqual(
+        expect.arrayContaining([
+          "envelope.list.items: items",
+          "envelope.list.pagination: paging",
+          "envelope.list.pageFields.limit: pageSize",
+          "envelope.list.pageFields.totalPages: pageCount",
+        ]),
+      );
+      expect(report.withFixes.profileFixes.sort()).toEqual([...report.profileFixes].sort());
+      const misfits = report.withFixes.reads.filter((r) => r.shape?.length);
+      expect(misfits).toEqual([]);
+      // The lines written to a profile: doctor reads the same way as its re-read did.
+      writeFileSync(
+        join(dir, "suggested.yaml"),
+        `${profileYaml(report.profileFixes).join("\n")}\n`,
+      );
+      const withThem = await phctl(["--api-profile", "suggested.yaml", "doctor"], e, dir);
+      expect(withThem.stdout).not.toMatch(/expected a number|does not fit/);
     } finally {
       await shaped.close();
     }
@@ -231,6 +273,30 @@ describe("phctl doctor and an API profile", () => {
       "  users.get:",
       "    path: /v1/people/{username}",
     ]);
+  });
+});
+
+describe("the re-read says which lines it applied", () => {
+  it("a line without a value is named as not tried, never counted as applied", () => {
+    const text = renderDoctorText(
+      {
+        formatVersion: 1,
+        apiUrl: "http://x",
+        ok: false,
+        checks: [],
+        reads: [],
+        notProbed: [],
+        profileFixes: [
+          "envelope.list.items: items",
+          "envelope.list.pageFields.total: <the service's name>",
+        ],
+        withFixes: { profileFixes: ["envelope.list.items: items"], reads: [] },
+      },
+      PLAIN,
+    );
+    expect(text).toContain(
+      "Read again with the other lines applied (not envelope.list.pageFields.total: the service's value is needed): 0 of 0",
+    );
   });
 });
 

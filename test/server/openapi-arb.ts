@@ -49,7 +49,7 @@ function genericArb(s: Json, name: string, hints: Hints): fc.Arbitrary<unknown> 
     case "string":
       return stringArb(s);
     case "integer":
-      return fc.integer({ min: s.minimum ?? -3, max: s.maximum ?? 400 });
+      return integerArb(s);
     case "number":
       return fc.double({ min: -10, max: 1000, noNaN: true });
     case "boolean":
@@ -66,6 +66,22 @@ function genericArb(s: Json, name: string, hints: Hints): fc.Arbitrary<unknown> 
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
+}
+
+/**
+ * Integers of a schema: mostly small ones, sometimes its bounds, and, when it documents no
+ * upper bound, huge ones (a server that multiplies a page number must still answer).
+ */
+function integerArb(s: Json): fc.Arbitrary<number> {
+  const min = typeof s.minimum === "number" ? s.minimum : undefined;
+  const max = typeof s.maximum === "number" ? s.maximum : undefined;
+  const small = fc.integer({ min: min ?? -3, max: Math.min(max ?? 400, Math.max(min ?? 0, 400)) });
+  const edges = [min, max ?? 1e18, max === undefined ? Number.MAX_SAFE_INTEGER : undefined];
+  const wide = edges.filter((x): x is number => x !== undefined);
+  return fc.oneof(
+    { weight: 4, arbitrary: small },
+    { weight: 1, arbitrary: fc.constantFrom(...wide) },
+  );
 }
 
 function objectArb(s: Json, hints: Hints): fc.Arbitrary<Json> {
@@ -105,6 +121,18 @@ function badString(s: Json): string | undefined {
   return undefined;
 }
 
+/**
+ * Texts an integer query parameter must refuse: past its bounds, not finite, and integers
+ * not written in decimal digits (`1e3` is 1000 to JavaScript, and `1e309` is Infinity).
+ */
+function badIntegers(s: Json): string[] {
+  if (s.type !== "integer") return [];
+  const out = ["1e309", "Infinity", "-Infinity", "NaN", "1e3", "0x10", "1.5", "1e20"];
+  if (typeof s.maximum === "number") out.push(String(s.maximum + 1));
+  if (typeof s.minimum === "number") out.push(String(s.minimum - 1));
+  return out;
+}
+
 export type Mutation =
   | { kind: "body"; body: unknown }
   | { kind: "query"; name: string; value: string | undefined }
@@ -132,6 +160,8 @@ export function mutations(
   for (const q of query) {
     const bad = badString(q.schema as Json);
     if (bad !== undefined) out.push({ kind: "query", name: q.name as string, value: bad });
+    for (const v of badIntegers(q.schema as Json))
+      out.push({ kind: "query", name: q.name as string, value: v });
     if (q.required) out.push({ kind: "query", name: q.name as string, value: undefined });
   }
   for (const p of params) {

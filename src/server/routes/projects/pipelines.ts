@@ -7,6 +7,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Pipeline, PipelineJob } from "../../../api/schemas.js";
 import { defineHandlers, type Caller, type ServerContext } from "../../context.js";
 import { endOfDay, requireDate } from "../../dates.js";
+import { pageWindow } from "../../paging.js";
 import { badRequest, notFound } from "../../errors.js";
 import { requireProject } from "../../store/lookups.js";
 
@@ -106,9 +107,8 @@ export const pipelineHandlers = defineHandlers({
   "pipelines.list": (ctx, { caller, params, query }) => {
     if (query.page === undefined && query.limit === undefined)
       return pipelines(ctx, caller, params.projectSlug, query).map(pipelineRecord);
-    const limit = Math.min(query.limit ?? 10, ctx.maxPageSize);
-    const offset = ((query.page ?? 1) - 1) * limit;
-    return pipelines(ctx, caller, params.projectSlug, query, limit, offset).map(pipelineRecord);
+    const w = pageWindow(query, ctx.maxPageSize);
+    return pipelines(ctx, caller, params.projectSlug, query, w.limit, w.offset).map(pipelineRecord);
   },
 
   "pipelines.jobs": (ctx, { caller, params, query }) => {
