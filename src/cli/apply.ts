@@ -17,7 +17,7 @@ import type { ApplyReporter } from "../engine/apply-events.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { processTerminal } from "../render/live-line.js";
 import { HumanReporter, JsonReporter } from "../render/progress.js";
-import { flowOf } from "../render/read-progress.js";
+import { flowOf } from "./read-progress.js";
 import { COLOR, PLAIN, useColor, type Style } from "../render/style.js";
 import { deletesBlock } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
@@ -28,7 +28,8 @@ import { serviceOf } from "../manifest/settings.js";
 import { CONCURRENCY, parseDurationFlag, parseNumberFlag } from "./flags.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
-import { failedResult, newResult, writeResult, type ApplyResult } from "./apply-result.js";
+import { failedResult, newResult, writeResult } from "./apply-result.js";
+import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 
 type Globals = GlobalOptions & { color?: boolean };
@@ -187,7 +188,7 @@ async function applyWith(
   paths: string[],
   o: ApplyFlags,
   cmd: Command,
-  result: ApplyResult,
+  result: ApplyOutcome,
 ): Promise<void> {
   const global = cmd.optsWithGlobals<Globals>();
   const saved: SavedPlanRun | undefined = prepareSaved(paths, o.target);

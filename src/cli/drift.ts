@@ -11,7 +11,7 @@
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
 import { redact, registerSecret } from "./redact.js";
-import type { DriftFlags } from "../drift/options.js";
+import type { DriftFlags } from "./drift-flags.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
@@ -78,7 +78,7 @@ Examples:
         const started = Date.now();
         // Loaded when the command runs: `validate` and `--help` need none of the engine.
         const { checkFormat, makePlan, render } = await import("./plan-common.js");
-        const { checkDriftFlags } = await import("../drift/options.js");
+        const { checkDriftFlags } = await import("./drift-flags.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
         for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])

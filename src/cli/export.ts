@@ -78,7 +78,7 @@ Examples:
       const force = o.force === true;
       checkTarget(out, force); // refuse before reading anything
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
-      const { clientReadProgress } = await import("../render/read-progress.js");
+      const { clientReadProgress } = await import("./read-progress.js");
       const connection = await connect(global, { organization: o.organization });
       let result;
       try {

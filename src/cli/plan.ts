@@ -67,8 +67,8 @@ Examples:
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
       // Loaded when the command runs: `validate` and `--help` need none of the engine.
-      const { bindToManifests, checkFormat, makePlan, render, writeAtomically } =
-        await import("./plan-common.js");
+      const { bindToManifests, checkFormat, makePlan, render } = await import("./plan-common.js");
+      const { writeAtomically } = await import("../fs/write-atomically.js");
       const format = checkFormat(o.format);
       if (o.full && !o.base)
         throw userError(

@@ -9,7 +9,7 @@
 import { changesDigest } from "../engine/reviewed.js";
 import type { Plan } from "../engine/plan.js";
 import { detectContext } from "../ci/platform.js";
-import { writeAtomically } from "../cli/plan-common.js";
+import { writeAtomically } from "../fs/write-atomically.js";
 import { VERSION } from "../version.js";
 import { reportRun } from "./issue-run.js";
 import { renderMetrics } from "./metrics.js";

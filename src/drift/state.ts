@@ -6,7 +6,7 @@
  * run is a first run. A file that cannot be read counts as none, and says so.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { writeAtomically } from "../cli/plan-common.js";
+import { writeAtomically } from "../fs/write-atomically.js";
 
 /** What the last run of a key found. */
 export interface KeyState {
