@@ -13,6 +13,8 @@ export interface KeyState {
   status: "drift" | "in-sync";
   /** changesDigest of the drift (status drift). */
   digest?: string;
+  /** liveDigest of the drift (status drift; absent in a file an earlier phctl wrote). */
+  live?: string;
   /** ISO time of that run. */
   time: string;
 }

@@ -34,7 +34,8 @@ export function changesOf(entries: readonly PlanEntry[]): Change[] {
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));
 }
 
-function canonical(value: unknown): string {
+/** JSON with every object's keys sorted: equal values give equal text. */
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(
@@ -46,11 +47,12 @@ function canonical(value: unknown): string {
   );
 }
 
+/** sha256 of a text, hex. */
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
 /** sha256 (hex) of the structured changes: equal for plans that would send the same. */
 export function changesDigest(entries: readonly PlanEntry[]): string {
-  return createHash("sha256")
-    .update(canonical(changesOf(entries)))
-    .digest("hex");
+  return sha256(canonical(changesOf(entries)));
 }
 
 /** The short form shown to people (12 hex digits, as git's short hashes). */
