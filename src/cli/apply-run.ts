@@ -44,7 +44,6 @@ export interface ApplyFlags {
   target: string[];
   resume?: boolean;
   journal?: string;
-  outageTimeout?: string;
   reviewed?: string;
   result?: string;
   showTickets?: boolean;

@@ -25,7 +25,8 @@ import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
 import { redact } from "./redact.js";
 import { serviceOf } from "../manifest/settings.js";
-import { CONCURRENCY, parseDurationFlag, parseNumberFlag } from "./flags.js";
+import { CONCURRENCY, parseNumberFlag } from "./flags.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
 import { failedResult, newResult, writeResult } from "./apply-result.js";
@@ -120,10 +121,7 @@ export function registerApply(program: Command): void {
       "--result <file>",
       "write what the apply did as JSON (any outcome) for the CI step after it (phctl comment --outcome)",
     )
-    .option(
-      "--outage-timeout <duration>",
-      "how long to wait out a service that stopped answering, e.g. 2m (default: phctl.yaml, else 2m)",
-    )
+    .addOption(outageTimeoutOption())
     .addHelpText(
       "after",
       `
@@ -201,10 +199,6 @@ async function applyWith(
 
   const json = global.json === true || process.env.CI === "true";
   const style = !json && useColor(process.stdout, global.color) ? COLOR : PLAIN;
-  const outageTimeoutMs =
-    o.outageTimeout !== undefined
-      ? parseDurationFlag("--outage-timeout", o.outageTimeout)
-      : state.config.outageTimeout;
   const connection = await connect(
     {
       ...global,
@@ -215,7 +209,8 @@ async function applyWith(
     },
     {
       ...serviceOf(state.config),
-      client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
+      // --outage-timeout (in `global`) wins over phctl.yaml's outageTimeout (serviceOf).
+      client: { wait: { timeoutMs: state.config.queueTimeout } },
     },
   );
   // Live values may hold a secret: CI logs keep what apply prints. JSON lines go out in

@@ -10,6 +10,7 @@
  */
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import { redact, registerSecret } from "./redact.js";
 import type { DriftFlags } from "./drift-flags.js";
 
@@ -25,6 +26,7 @@ export function registerDrift(program: Command): void {
     .description("report drift: exit 0 in sync, 2 when live state moved away from the manifests")
     .argument("[paths...]", "manifest files or directories", ["."])
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
+    .addOption(outageTimeoutOption())
     .option("--format <format>", "text, markdown or json", "text")
     .option(
       "--report <where>",

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { userError } from "../errors.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import { redact } from "./redact.js";
 
 interface PlanOptions {
@@ -33,6 +34,7 @@ export function registerPlan(program: Command): void {
       "also store the plan (JSON, with live-state fingerprints) for `phctl apply FILE`",
     )
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
+    .addOption(outageTimeoutOption())
     .option("--format <format>", "text, markdown (pull-request comment) or json", "text")
     .option("--detailed-exitcode", "exit 0 when nothing differs, 2 when something does")
     .option(
