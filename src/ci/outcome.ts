@@ -7,11 +7,9 @@
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { userError } from "../errors.js";
-import { ApplyResult } from "../cli/apply-result.js";
+import { ApplyOutcome } from "../engine/apply-outcome.js";
 
-/** What an apply did: the file `phctl apply --result` writes (one schema for both sides). */
-export type ApplyOutcome = ApplyResult;
-
+/** The apply result in `file`, checked: BAD_OUTCOME (exit 1) names what is wrong. */
 export function readOutcome(file: string): ApplyOutcome {
   let data: unknown;
   try {
@@ -22,7 +20,7 @@ export function readOutcome(file: string): ApplyOutcome {
       `${file} is not an apply result: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     );
   }
-  const check = new Ajv({ strict: false, allErrors: true }).compile<ApplyResult>(ApplyResult);
+  const check = new Ajv({ strict: false, allErrors: true }).compile<ApplyOutcome>(ApplyOutcome);
   if (!check(data)) {
     // Wrong values first (they say most), then what is missing; three at most.
     const errors = [...(check.errors ?? [])].sort(

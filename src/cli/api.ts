@@ -12,6 +12,7 @@ import type { QueryValue } from "../api/request.js";
 import { userError } from "../errors.js";
 import { redact, redactValue } from "../secrets.js";
 import type { GlobalOptions } from "./config.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import { registerApiRoutes } from "./api-routes.js";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -81,6 +82,7 @@ export function registerApi(program: Command): void {
     )
     .option("-d, --data <json>", "request body: JSON, @file, or @- for stdin")
     .option("--paginate", "follow every page of a paged list and print one merged array")
+    .addOption(outageTimeoutOption("outageTimeout: in ./phctl.yaml, else 2m"))
     .option(
       "-q, --query <key=value>",
       "query parameter (repeatable)",

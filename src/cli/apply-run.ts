@@ -23,14 +23,14 @@ import { runPlanWithLive } from "../engine/run-plan.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
-import { clientReadProgress } from "../render/read-progress.js";
+import { clientReadProgress } from "./read-progress.js";
 import { PLAIN, plural, type Style } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
 import { wrapText } from "../render/wrap.js";
 import { checkJournalFree, factsOf, journalFileOf, journalOf } from "./run-journal.js";
 import type { SavedPlanRun } from "./saved-plan.js";
-import type { ApplyResult } from "./apply-result.js";
+import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
 import { walk } from "./apply-walk.js";
@@ -45,7 +45,6 @@ export interface ApplyFlags {
   target: string[];
   resume?: boolean;
   journal?: string;
-  outageTimeout?: string;
   reviewed?: string;
   result?: string;
   showTickets?: boolean;
@@ -61,7 +60,7 @@ export interface ExecuteOptions {
   /** `--reviewed`: the plan reviewed on the pull request; the fresh plan must match it. */
   reviewed?: ReviewedPlan | undefined;
   /** Filled in as the apply goes (`--result`). */
-  result: ApplyResult;
+  result: ApplyOutcome;
   json: boolean;
   style: Style;
   verbose: boolean;

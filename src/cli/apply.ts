@@ -17,7 +17,7 @@ import type { ApplyReporter } from "../engine/apply-events.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { processTerminal } from "../render/live-line.js";
 import { HumanReporter, JsonReporter } from "../render/progress.js";
-import { flowOf } from "../render/read-progress.js";
+import { flowOf } from "./read-progress.js";
 import { COLOR, PLAIN, useColor, type Style } from "../render/style.js";
 import { deletesBlock } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
@@ -25,10 +25,12 @@ import { connect, type GlobalOptions } from "./config.js";
 import { loadOrFail } from "./plan-common.js";
 import { redactValue } from "../secrets.js";
 import { serviceOf } from "../manifest/settings.js";
-import { CONCURRENCY, parseDurationFlag, parseNumberFlag } from "./flags.js";
+import { CONCURRENCY, parseNumberFlag } from "./flags.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
-import { failedResult, newResult, writeResult, type ApplyResult } from "./apply-result.js";
+import { failedResult, newResult, writeResult } from "./apply-result.js";
+import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 
 type Globals = GlobalOptions & { color?: boolean };
@@ -119,10 +121,7 @@ export function registerApply(program: Command): void {
       "--result <file>",
       "write what the apply did as JSON (any outcome) for the CI step after it (phctl comment --outcome)",
     )
-    .option(
-      "--outage-timeout <duration>",
-      "how long to wait out a service that stopped answering, e.g. 2m (default: phctl.yaml, else 2m)",
-    )
+    .addOption(outageTimeoutOption())
     .addHelpText(
       "after",
       `
@@ -187,7 +186,7 @@ async function applyWith(
   paths: string[],
   o: ApplyFlags,
   cmd: Command,
-  result: ApplyResult,
+  result: ApplyOutcome,
 ): Promise<void> {
   const global = cmd.optsWithGlobals<Globals>();
   const saved: SavedPlanRun | undefined = prepareSaved(paths, o.target);
@@ -200,10 +199,6 @@ async function applyWith(
 
   const json = global.json === true || process.env.CI === "true";
   const style = !json && useColor(process.stdout, global.color) ? COLOR : PLAIN;
-  const outageTimeoutMs =
-    o.outageTimeout !== undefined
-      ? parseDurationFlag("--outage-timeout", o.outageTimeout)
-      : state.config.outageTimeout;
   const connection = await connect(
     {
       ...global,
@@ -214,7 +209,8 @@ async function applyWith(
     },
     {
       ...serviceOf(state.config),
-      client: { wait: { timeoutMs: state.config.queueTimeout }, outageTimeoutMs },
+      // --outage-timeout (in `global`) wins over phctl.yaml's outageTimeout (serviceOf).
+      client: { wait: { timeoutMs: state.config.queueTimeout } },
     },
   );
   // JSON lines go out in batches (one write, and so one redaction by the guard on stdout:

@@ -18,6 +18,7 @@ import { userError } from "../errors.js";
 import { loadApiProfileFor } from "./api-profile.js";
 import { ALWAYS, describeEvent, eventJson } from "./client-events.js";
 import { CONCURRENCY, describeRule, MAX_RPS, MAX_RPS_SETTING, parseNumberFlag } from "./flags.js";
+import { outageTimeoutOf } from "./outage-timeout.js";
 import { redact, registerSecret } from "../secrets.js";
 
 /** The program's global options (see program.ts) plus the client knobs commands may add. */
@@ -33,6 +34,8 @@ export interface GlobalOptions {
   concurrency?: string | number;
   /** `--api-profile FILE`: the service's shape where it differs from the route table. */
   apiProfile?: string;
+  /** `--outage-timeout DURATION` (commands that talk to the service; outage-timeout.ts). */
+  outageTimeout?: string;
 }
 
 /** Resolved settings; `apiUrl` undefined means "use the embedded server". */
@@ -164,6 +167,12 @@ export interface ConnectOptions {
    * `--max-rps` and PHCTL_MAX_RPS win.
    */
   maxRps?: number | null;
+  /**
+   * Outage deadline (ms) unless `--outage-timeout` says: phctl.yaml's `outageTimeout:`
+   * (settings.ts `serviceOf`) or the command's own; undefined: the working directory's
+   * phctl.yaml is asked, else the client's default.
+   */
+  outageTimeout?: number;
 }
 
 /**
@@ -178,6 +187,11 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
       ? await maxRpsOfWorkingDirectory(o.cwd ?? process.cwd())
       : (o.maxRps ?? undefined);
   const cfg = resolveConfig(global, o.env, configMaxRps);
+  const outageTimeoutMs = await outageTimeoutOf(
+    global.outageTimeout,
+    o.outageTimeout,
+    o.cwd ?? process.cwd(),
+  );
   registerSecret(cfg.token);
   registerSecret(cfg.gitToken);
   const profile = await loadApiProfileFor(global.apiProfile, o.apiProfile, o.cwd);
@@ -201,6 +215,7 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
       ...(cfg.concurrency ? { concurrency: cfg.concurrency } : {}),
       onEvent,
       ...(profile ? { profile } : {}),
+      ...(outageTimeoutMs !== undefined ? { outageTimeoutMs } : {}),
       ...o.client,
     });
   // The throttle in use and where it was set: `--verbose` says it, `--json` carries it.

@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import type { GlobalOptions } from "./config.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 import type { ManifestConfig } from "../manifest/types.js";
 
 interface DoctorOptions {
@@ -47,6 +48,7 @@ export function registerDoctor(program: Command): void {
     )
     .argument("[dir]", "config repository whose phctl.yaml to use (default: the working directory)")
     .option("--format <format>", "text or json", "text")
+    .addOption(outageTimeoutOption("15s: a probe reports trouble instead of waiting it out"))
     .addHelpText(
       "after",
       `
@@ -88,8 +90,9 @@ Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report 
           // --api-profile wins; else DIR's phctl.yaml's apiProfile:, if any.
           apiProfile,
           ...(maxRps !== undefined ? { maxRps } : {}),
-          // A probe reports trouble instead of waiting it out.
-          client: { retry: { maxRetries: 1, deadlineMs: 10_000 }, outageTimeoutMs: 15_000 },
+          // A probe reports trouble instead of waiting it out (--outage-timeout wins).
+          outageTimeout: 15_000,
+          client: { retry: { maxRetries: 1, deadlineMs: 10_000 } },
         },
       );
       let report;

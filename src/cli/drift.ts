@@ -11,7 +11,8 @@
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
 import { redact, redactValue, registerSecret } from "../secrets.js";
-import type { DriftFlags } from "../drift/options.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
+import type { DriftFlags } from "./drift-flags.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
@@ -25,6 +26,7 @@ export function registerDrift(program: Command): void {
     .description("report drift: exit 0 in sync, 2 when live state moved away from the manifests")
     .argument("[paths...]", "manifest files or directories", ["."])
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
+    .addOption(outageTimeoutOption())
     .option("--format <format>", "text, markdown or json", "text")
     .option(
       "--report <where>",
@@ -78,7 +80,7 @@ Examples:
         const started = Date.now();
         // Loaded when the command runs: `validate` and `--help` need none of the engine.
         const { checkFormat, makePlan, render } = await import("./plan-common.js");
-        const { checkDriftFlags } = await import("../drift/options.js");
+        const { checkDriftFlags } = await import("./drift-flags.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
         for (const u of outputs.notify) registerSecret(u);

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import type { GlobalOptions } from "./config.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 
 interface ExportOptions {
   organization: string;
@@ -46,6 +47,7 @@ export function registerExport(program: Command): void {
     .option("--force", "write into a non-empty directory, replacing the files export writes")
     .option("--format <format>", "text or json (what was written)", "text")
     .option("--concurrency <n>", "reads in flight at once (default 8)")
+    .addOption(outageTimeoutOption("outageTimeout: in ./phctl.yaml, else 2m"))
     .addHelpText(
       "after",
       `
@@ -78,7 +80,7 @@ Examples:
       const force = o.force === true;
       checkTarget(out, force); // refuse before reading anything
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
-      const { clientReadProgress } = await import("../render/read-progress.js");
+      const { clientReadProgress } = await import("./read-progress.js");
       const connection = await connect(global, { organization: o.organization });
       let result;
       try {

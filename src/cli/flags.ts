@@ -12,14 +12,22 @@
 import { userError } from "../errors.js";
 import { parseDuration } from "../manifest/settings.js";
 
+/** `90s`, `2m`, `1h30m`, `500ms` → milliseconds; undefined when it is not such a duration. */
+export function durationOf(value: string): number | undefined {
+  const text = value.trim();
+  const ms = /^([0-9]+(ms|s|m|h))+$/.test(text) ? parseDuration(text) : 0;
+  return ms > 0 ? ms : undefined;
+}
+
 /** `90s`, `2m`, `1h30m`, `500ms` → milliseconds; anything else is a user error. */
 export function parseDurationFlag(flag: string, value: string): number {
-  if (!/^([0-9]+(ms|s|m|h))+$/.test(value.trim()) || parseDuration(value.trim()) <= 0)
+  const ms = durationOf(value);
+  if (ms === undefined)
     throw userError(
       "BAD_FLAG",
       `${flag} must be a duration such as 90s, 2m or 1h30m (got ${value})`,
     );
-  return parseDuration(value.trim());
+  return ms;
 }
 
 /** What a numeric flag accepts. */

@@ -3,11 +3,8 @@
  * errors), connect (embedded server by default), make the plan with progress shown while
  * live state is read, and render it for the terminal's width.
  */
-import { writeFileSync, renameSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import type { Command } from "commander";
-import { PhctlError, userError } from "../errors.js";
-import { redact } from "../secrets.js";
+import { userError } from "../errors.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import { loadManifests } from "../manifest/load.js";
 import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
@@ -17,7 +14,8 @@ import type { JournalFacts } from "../engine/read-context.js";
 import { runPlan } from "../engine/run-plan.js";
 import { renderJson } from "../render/json.js";
 import { renderMarkdown } from "../render/markdown.js";
-import { clientReadProgress, type ReadProgress } from "../render/read-progress.js";
+import type { ReadProgress } from "../render/read-progress.js";
+import { clientReadProgress } from "./read-progress.js";
 import { COLOR, PLAIN, useColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { terminalWidth } from "../render/width.js";
@@ -167,24 +165,6 @@ export function render(
         width: terminalWidth(process.stdout),
         showTickets: o.showTickets === true,
       });
-  }
-}
-
-/**
- * Write a file whole or not at all (temp file + rename), every credential masked (a JSON
- * file's data is masked value by value before it is serialised: see src/secrets.ts).
- */
-export function writeAtomically(file: string, text: string): void {
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, redact(text));
-    renameSync(tmp, file);
-  } catch (e) {
-    throw new PhctlError(
-      "WRITE_FAILED",
-      `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
-    );
   }
 }
 

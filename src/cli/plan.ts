@@ -9,6 +9,7 @@ import { userError } from "../errors.js";
 import { renderJson } from "../render/json.js";
 import type { GlobalOptions } from "./config.js";
 import { redactValue } from "../secrets.js";
+import { outageTimeoutOption } from "./outage-timeout.js";
 
 interface PlanOptions {
   out?: string;
@@ -33,6 +34,7 @@ export function registerPlan(program: Command): void {
       "also store the plan (JSON, with live-state fingerprints) for `phctl apply FILE`",
     )
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
+    .addOption(outageTimeoutOption())
     .option("--format <format>", "text, markdown (pull-request comment) or json", "text")
     .option("--detailed-exitcode", "exit 0 when nothing differs, 2 when something does")
     .option(
@@ -67,8 +69,8 @@ Examples:
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
       // Loaded when the command runs: `validate` and `--help` need none of the engine.
-      const { bindToManifests, checkFormat, makePlan, render, writeAtomically } =
-        await import("./plan-common.js");
+      const { bindToManifests, checkFormat, makePlan, render } = await import("./plan-common.js");
+      const { writeAtomically } = await import("../fs/write-atomically.js");
       const format = checkFormat(o.format);
       if (o.full && !o.base)
         throw userError(

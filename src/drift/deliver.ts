@@ -6,11 +6,11 @@
  * on with the next output. The previous state (for "recovered" and "changed") comes from
  * the issue when one was reported, else from the state file.
  */
-import { changesDigest } from "../engine/reviewed.js";
 import type { Plan } from "../engine/plan.js";
 import { detectContext } from "../ci/platform.js";
-import { writeAtomically } from "../cli/plan-common.js";
+import { writeAtomically } from "../fs/write-atomically.js";
 import { VERSION } from "../version.js";
+import { driftChanged, driftDigests, type DriftDigests } from "./digest.js";
 import { reportRun } from "./issue-run.js";
 import { renderMetrics } from "./metrics.js";
 import {
@@ -53,7 +53,8 @@ function runUrlOf(env: NodeJS.ProcessEnv): string | undefined {
 interface RunFacts {
   time: string;
   counts?: DriftCounts;
-  digest?: string;
+  /** Of a drifted run. */
+  digests?: DriftDigests;
   reported?: ReportResult;
 }
 
@@ -72,7 +73,8 @@ async function notify(i: DeliverInput, f: RunFacts): Promise<void> {
       : previous === "drift"
         ? "recovered"
         : "in-sync";
-  const changed = f.reported?.changed ?? (last?.state ? last.state.digest !== f.digest : undefined);
+  const changed =
+    f.reported?.changed ?? (last?.state ? driftChanged(last.state, f.digests ?? {}) : undefined);
   if (shouldNotify(status, o.heartbeat)) {
     const runUrl = runUrlOf(i.env);
     const issueUrl = f.reported?.issue?.url;
@@ -105,7 +107,7 @@ async function notify(i: DeliverInput, f: RunFacts): Promise<void> {
     const status = f.counts.total > 0 ? "drift" : "in-sync";
     writeKeyState(o.stateFile, o.key, {
       status,
-      ...(f.digest ? { digest: f.digest } : {}),
+      ...f.digests,
       time: f.time,
     });
   } catch (e) {
@@ -119,7 +121,7 @@ export async function deliver(i: DeliverInput): Promise<void> {
   const f: RunFacts = { time: plan?.createdAt ?? new Date().toISOString() };
   if (plan) {
     f.counts = countsOf(plan);
-    if (plan.entries.length > 0) f.digest = changesDigest(plan.entries);
+    if (plan.entries.length > 0) f.digests = driftDigests(plan.entries);
     if (o.report) {
       const r = await reportRun({ ...i, platform: o.report, key: o.key, plan });
       if (r) f.reported = r;

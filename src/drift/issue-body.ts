@@ -2,9 +2,10 @@
  * The drift tracking issue's text: title, body and the short comments on its changes. The
  * body starts with two hidden lines: the marker that finds the issue again
  * (`<!-- phctl:drift key=K -->`, under the label `phctl-drift`) and the state phctl keeps in
- * it (the digest of the structured changes, to tell whether the drift changed, and since
- * when it drifts). Then a line saying when and by which run the drift was detected, and the
- * plan as the pull-request comment renders it, within the platform's size limit. Pure.
+ * it (the digests of the structured changes and of the drifted fields' live values, to tell
+ * whether the drift changed, see digest.ts; and since when it drifts). Then a line saying
+ * when and by which run the drift was detected, and the plan as the pull-request comment
+ * renders it, within the platform's size limit. Pure.
  */
 import type { Plan } from "../engine/plan.js";
 import { shortDigest } from "../engine/reviewed.js";
@@ -30,19 +31,22 @@ export const driftMarker = (key: string): string => `<!-- phctl:drift key=${key}
 export interface DriftMeta {
   /** changesDigest of the drift the body shows. */
   digest: string;
+  /** liveDigest of that drift (absent in a body an earlier phctl wrote). */
+  live?: string;
   /** ISO time the drift was first detected (the issue opened or reopened). */
   since: string;
 }
 
-const META = /<!-- phctl:drift-state digest=([0-9a-f]{64}) since=(\S+) -->/;
+const META =
+  /<!-- phctl:drift-state digest=([0-9a-f]{64})(?: live=([0-9a-f]{64}))? since=(\S+) -->/;
 
 export const metaLine = (m: DriftMeta): string =>
-  `<!-- phctl:drift-state digest=${m.digest} since=${m.since} -->`;
+  `<!-- phctl:drift-state digest=${m.digest}${m.live ? ` live=${m.live}` : ""} since=${m.since} -->`;
 
 /** The state an issue body carries, if it carries one. */
 export function metaOf(body: string): DriftMeta | undefined {
   const m = META.exec(body.slice(0, 2000));
-  return m ? { digest: m[1], since: m[2] } : undefined;
+  return m ? { digest: m[1], ...(m[2] ? { live: m[2] } : {}), since: m[3] } : undefined;
 }
 
 /** "Drift: 3 differences in examples". */
@@ -91,17 +95,24 @@ export function issueBody(i: BodyInput): string {
   });
 }
 
-/** On a drifted run whose drift differs from what the issue showed. */
+/**
+ * On a drifted run whose drift differs from what the issue showed: other changes (the plan
+ * hashes before and after), or the same changes with other live values (`was` = `now`).
+ */
 export function changedComment(o: {
   time: string;
   run?: RunRef;
   counts: DriftCounts;
+  /** The plan hash the issue showed. */
   was: string | undefined;
   now: string;
 }): string {
-  const hashes = o.was
-    ? ` (plan ${codeSpan(shortDigest(o.was))} → ${codeSpan(shortDigest(o.now))})`
-    : "";
+  const hashes =
+    o.was === o.now
+      ? `; other live values (plan ${codeSpan(shortDigest(o.now))} unchanged)`
+      : o.was
+        ? ` (plan ${codeSpan(shortDigest(o.was))} → ${codeSpan(shortDigest(o.now))})`
+        : "";
   return `**Drift changed** at ${utcMinute(o.time)} (${runLink(o.run)}): now ${describeCounts(o.counts)}${hashes}. The description shows the current drift.`;
 }
 

@@ -1,25 +1,9 @@
 /**
- * The flags that say where `phctl drift` reports (`--report`, `--key`, `--notify`,
- * `--heartbeat`, `--notify-timeout`, `--state`, `--metrics-file`), checked before anything
- * is planned: a bad one is a usage error (exit 1) naming the flag. The key defaults to the
- * config directory as given, normalised (`./examples/` → `examples`; several paths joined
- * with `+`).
+ * Where one `phctl drift` run reports, as the command line checked it (src/cli/drift-flags.ts),
+ * and the key that names its issue, messages and metric series: by default the config
+ * directory as given, normalised (`./examples/` → `examples`; several paths joined with `+`).
  */
 import { isAbsolute, normalize, relative } from "node:path";
-import { userError } from "../errors.js";
-import { DEFAULT_STATE_FILE } from "./state.js";
-import { parseNumberFlag } from "../cli/flags.js";
-
-/** The flags as commander gives them. */
-export interface DriftFlags {
-  report?: string;
-  key?: string;
-  notify?: string[];
-  heartbeat?: boolean;
-  notifyTimeout?: string;
-  state?: string;
-  metricsFile?: string;
-}
 
 /** Where this run reports, checked. */
 export interface DriftOutputs {
@@ -27,13 +11,11 @@ export interface DriftOutputs {
   key: string;
   notify: string[];
   heartbeat: boolean;
+  /** Per webhook attempt (`--notify-timeout`). */
   timeoutMs: number;
   stateFile: string;
   metricsFile?: string;
 }
-
-export const REPORTS = { "github-issue": "github", "gitlab-issue": "gitlab" } as const;
-const KEY = /^[A-Za-z0-9._/+-]{1,100}$/;
 
 /** `./examples/` → `examples`, an absolute path inside the working directory → relative. */
 function normalisePath(p: string, cwd: string): string {
@@ -46,52 +28,4 @@ function normalisePath(p: string, cwd: string): string {
 export function defaultKey(paths: readonly string[], cwd: string = process.cwd()): string {
   const all = (paths.length > 0 ? paths : ["."]).map((p) => normalisePath(p, cwd));
   return [...new Set(all)].join("+");
-}
-
-export function checkDriftFlags(
-  paths: readonly string[],
-  f: DriftFlags,
-  cwd: string = process.cwd(),
-): DriftOutputs {
-  let report: DriftOutputs["report"];
-  if (f.report !== undefined) {
-    if (!(f.report in REPORTS))
-      throw userError(
-        "BAD_FLAG",
-        `--report must be ${Object.keys(REPORTS).join(" or ")} (got "${f.report}")`,
-      );
-    report = REPORTS[f.report as keyof typeof REPORTS];
-  }
-  const key = f.key ?? defaultKey(paths, cwd);
-  // The key names the issue, the messages and the series: checked when one is wanted.
-  const used = f.key !== undefined || report || f.notify?.length || f.metricsFile !== undefined;
-  if (used && !KEY.test(key))
-    throw userError(
-      "BAD_FLAG",
-      f.key !== undefined
-        ? `--key must be 1–100 letters, digits, '.', '_', '/', '+' or '-' (got "${f.key}")`
-        : `the config path "${key}" cannot name the drift issue and metrics: pass --key NAME (1–100 letters, digits, '.', '_', '/', '+' or '-')`,
-    );
-  const notify = f.notify ?? [];
-  for (const u of notify) {
-    const url = URL.canParse(u) ? new URL(u) : undefined;
-    if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
-      throw userError("BAD_FLAG", "--notify must be an http(s) URL (a webhook)");
-  }
-  const seconds = parseNumberFlag("--notify-timeout", f.notifyTimeout ?? "10", {
-    min: 0.1,
-    max: 300,
-    unit: "seconds",
-  });
-  if (f.heartbeat && notify.length === 0)
-    throw userError("BAD_FLAG", "--heartbeat needs --notify URL (where to post every run)");
-  return {
-    ...(report ? { report } : {}),
-    key,
-    notify,
-    heartbeat: f.heartbeat === true,
-    timeoutMs: Math.round(seconds * 1000),
-    stateFile: f.state ?? DEFAULT_STATE_FILE,
-    ...(f.metricsFile !== undefined ? { metricsFile: f.metricsFile } : {}),
-  };
 }

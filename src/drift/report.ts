@@ -5,7 +5,8 @@
  * - drift, no issue: open one; drift, a closed one: reopen it (with a comment) — never a
  *   second issue;
  * - drift, the issue open: replace its title and body, and comment only when the drift
- *   changed (the digest of the structured changes, kept in the body, differs);
+ *   changed: other changes, or other live values of the drifted fields (digest.ts; the
+ *   digests are kept in the body);
  * - in sync, the issue open: comment "in sync again" and close it; else nothing.
  *
  * Two runs at the same time may both find nothing and both create: after a create the list is
@@ -14,10 +15,10 @@
  * it is sent once more. Platform errors (CiHttpError) reach the caller.
  */
 import type { Plan } from "../engine/plan.js";
-import { changesDigest } from "../engine/reviewed.js";
 import type { Issue, IssueApi } from "../ci/issues.js";
 import { CiHttpError } from "../ci/retry.js";
 import { carriesMarker } from "../ci/sticky.js";
+import { driftChanged, driftDigests } from "./digest.js";
 import * as text from "./issue-body.js";
 import { countsOf, type RunRef } from "./summary.js";
 
@@ -88,12 +89,13 @@ export async function reportDrift(api: IssueApi, i: ReportInput): Promise<Report
   }
 
   const counts = countsOf(i.plan);
-  const digest = changesDigest(i.plan.entries);
+  const digests = driftDigests(i.plan.entries);
+  const { digest } = digests;
   const title = scrub(text.issueTitle(i.key, counts));
   if (current) {
     const was = text.metaOf(current.body);
-    const changed = was?.digest !== digest;
-    const body = scrub(i.render({ digest, since: was?.since ?? time }));
+    const changed = !was || driftChanged(was, digests);
+    const body = scrub(i.render({ ...digests, since: was?.since ?? time }));
     const issue = await api.editIssue(current.number, { title, body });
     if (changed)
       await api.commentIssue(
@@ -110,7 +112,7 @@ export async function reportDrift(api: IssueApi, i: ReportInput): Promise<Report
     };
   }
 
-  const body = scrub(i.render({ digest, since: time }));
+  const body = scrub(i.render({ ...digests, since: time }));
   const closed = found.filter((x) => x.state === "closed").at(-1);
   if (closed) {
     const issue = await api.editIssue(closed.number, { title, body, state: "open" });

@@ -6,13 +6,15 @@
  * run is a first run. A file that cannot be read counts as none, and says so.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { writeAtomically } from "../cli/plan-common.js";
+import { writeAtomically } from "../fs/write-atomically.js";
 
 /** What the last run of a key found. */
 export interface KeyState {
   status: "drift" | "in-sync";
   /** changesDigest of the drift (status drift). */
   digest?: string;
+  /** liveDigest of the drift (status drift; absent in a file an earlier phctl wrote). */
+  live?: string;
   /** ISO time of that run. */
   time: string;
 }

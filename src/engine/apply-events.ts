@@ -15,6 +15,16 @@ export interface EventTarget {
   action: Action;
 }
 
+/** A touched key whose re-read after apply still differs from the manifests. */
+export interface Inconsistency {
+  key: string;
+  kind: string;
+  /** What a new plan would still do. */
+  action: Action;
+  changes: FieldChange[];
+  reason: string;
+}
+
 /** Counts of one apply run. */
 export interface ApplySummary {
   done: number;
@@ -59,14 +69,7 @@ export type ApplyEvent =
   /** Not attempted: `root` is the key whose failure (or blocked/ticket create) it needed. */
   | ({ type: "action-skipped"; root: string; reason: string } & EventTarget)
   /** After apply, a touched key still differs (Terraform's "inconsistent result after apply"). */
-  | {
-      type: "inconsistent";
-      key: string;
-      kind: string;
-      action: Action;
-      changes: FieldChange[];
-      reason: string;
-    }
+  | ({ type: "inconsistent" } & Inconsistency)
   /** The re-read after apply could not be made; nothing is known to be wrong. */
   | { type: "verify-failed"; message: string }
   | { type: "apply-done"; summary: ApplySummary };

@@ -9,10 +9,10 @@ import { OutageError } from "../api/errors.js";
 import type { ResourceKind } from "../kinds/kind.js";
 import { kinds as allKinds } from "../kinds/index.js";
 import type { DesiredState } from "../manifest/types.js";
-import type { ApplySummary } from "./apply-events.js";
+import type { ApplySummary, Inconsistency } from "./apply-events.js";
 import { buildGraph, type Graph, type NodeId } from "./graph.js";
 import type { Action, PlanEntry } from "./plan.js";
-import { verifyApply, type Inconsistency } from "./verify.js";
+import { verifyApply } from "./verify.js";
 import { walk, type Outcome, type WalkOptions } from "./walk.js";
 
 export { defaultMaxActive, NOT_STARTED, walk, type Outcome, type WalkOptions } from "./walk.js";

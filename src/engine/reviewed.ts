@@ -52,7 +52,8 @@ export function changesOf(entries: readonly PlanEntry[]): Change[] {
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));
 }
 
-function canonical(value: unknown): string {
+/** JSON with every object's keys sorted: equal values give equal text. */
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(
@@ -66,12 +67,12 @@ function canonical(value: unknown): string {
 
 /** Equal as JSON: key order aside, and an undefined value is no key (as in a saved plan). */
 const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+/** sha256 of a text, hex. */
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** sha256 (hex) of the structured changes: equal for plans that would send the same. */
 export function changesDigest(entries: readonly PlanEntry[]): string {
-  return createHash("sha256")
-    .update(canonical(changesOf(entries)))
-    .digest("hex");
+  return sha256(canonical(changesOf(entries)));
 }
 
 /** The short form shown to people (12 hex digits, as git's short hashes). */

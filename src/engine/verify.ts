@@ -7,19 +7,10 @@
 import type { ApiClient } from "../api/client.js";
 import type { ResourceKind } from "../kinds/kind.js";
 import type { DesiredState } from "../manifest/types.js";
-import type { Action, FieldChange, PlanEntry } from "./plan.js";
+import type { Inconsistency } from "./apply-events.js";
+import type { PlanEntry } from "./plan.js";
 import { runPlanWithLive } from "./run-plan.js";
 import { scopeState, topKeyOf } from "./scope.js";
-
-/** A touched key that still differs after apply. */
-export interface Inconsistency {
-  key: string;
-  kind: string;
-  /** What a new plan would still do. */
-  action: Action;
-  changes: FieldChange[];
-  reason: string;
-}
 
 const signature = (e: PlanEntry) =>
   `${e.action} ${e.key} ${e.changes.map((c) => `${c.field}=${JSON.stringify(c.after)}`).join(",")}`;

@@ -64,14 +64,16 @@ export function apiProfileOf(config: ManifestConfig): string | undefined {
 
 /**
  * What phctl.yaml says about the service, as every command that read it passes it to
- * `connect()`: the parent organization, the CA file, the API profile and the throttle
- * (null: this phctl.yaml names none, so the working directory's is not asked).
+ * `connect()`: the parent organization, the CA file, the API profile, the throttle (null:
+ * this phctl.yaml names none, so the working directory's is not asked) and how long an
+ * outage is waited out (ms; its default when unset).
  */
 export function serviceOf(config: ManifestConfig): {
   organization?: string;
   caFile?: string;
   apiProfile: string | null;
   maxRps: number | null;
+  outageTimeout: number;
 } {
   const caFile = caFileOf(config);
   return {
@@ -79,5 +81,6 @@ export function serviceOf(config: ManifestConfig): {
     ...(caFile !== undefined ? { caFile } : {}),
     apiProfile: apiProfileOf(config) ?? null,
     maxRps: config.maxRps ?? null,
+    outageTimeout: config.outageTimeout,
   };
 }

@@ -4,8 +4,7 @@
  * skipped actions by the failure they needed, the slowest actions when that says something,
  * and the failures last — the last thing on the screen. Pure.
  */
-import type { ApplySummary } from "../engine/apply-events.js";
-import type { Inconsistency } from "../engine/verify.js";
+import type { ApplySummary, Inconsistency } from "../engine/apply-events.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { formatCount, formatDuration, PLAIN, plural, type Style } from "./style.js";
 import { fitParts, shortenId, truncate } from "./width.js";

@@ -7,14 +7,13 @@
  *   every few seconds while it lasts, and `read-done` (objects, calls, elapsed, ok);
  * - otherwise nothing.
  *
- * The counts are polled (objects read through the client's ReadContexts, calls finished,
- * requests running and queued in the client); `readLine` is a pure function of them.
+ * The counts are polled: plain numbers the command line takes from the client (objects read
+ * through its ReadContexts, calls finished, requests running and queued; see
+ * src/cli/read-progress.ts). The renderer never sees the client; `readLine` is a pure
+ * function of the counts.
  */
-import type { ApiClient } from "../api/client.js";
-import { readTally } from "../engine/read-context.js";
-import { LiveLine, processTerminal, type Terminal } from "./live-line.js";
-import type { FlowStats } from "./progress.js";
-import { COLOR, formatCount, formatDuration, PLAIN, useColor, type Style } from "./style.js";
+import { LiveLine, type Terminal } from "./live-line.js";
+import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts } from "./width.js";
 
 /** What the reads have done so far. */
@@ -49,11 +48,13 @@ export function readLine(
   return fitParts(parts, width, " · ", " ");
 }
 
+/** What one read shows, and where. */
 export interface ReadProgressOptions {
   /** `plan`, `drift`, `export`, `apply`. */
   command: string;
   /** What is read: `live state`, `organization acme`. */
   what: string;
+  /** The counts now (polled while the reads last). */
   counts: () => ReadCounts;
   /** The terminal for the live line (none: no live line). */
   terminal?: Terminal | undefined;
@@ -65,6 +66,7 @@ export interface ReadProgressOptions {
   jsonIntervalMs?: number;
 }
 
+/** The live line or the JSON events of one read, from start to stop. */
 export class ReadProgress {
   private readonly now: () => number;
   private started = 0;
@@ -141,39 +143,4 @@ export class ReadProgress {
       `${JSON.stringify({ event: name, time: new Date().toISOString(), command: this.o.command, ...fields })}\n`,
     );
   }
-}
-
-/** The client's requests running and queued, when it says (`ApiClient.flowStats`). */
-export function flowOf(api: ApiClient): FlowStats | undefined {
-  const f = (api as { flowStats?: () => FlowStats }).flowStats;
-  return typeof f === "function" ? f.call(api) : undefined;
-}
-
-/**
- * Progress of the reads made through `api` from now on, on this process's terminal (stderr)
- * or, with `json`, as events on stderr.
- */
-export function clientReadProgress(o: {
-  command: string;
-  what: string;
-  api: ApiClient;
-  json: boolean;
-  /** `--no-color` gives false. */
-  color?: boolean;
-}): ReadProgress {
-  const { api } = o;
-  const objects = readTally(api).objects;
-  const calls = api.metrics.snapshot().calls;
-  return new ReadProgress({
-    command: o.command,
-    what: o.what,
-    counts: () => ({
-      objects: readTally(api).objects - objects,
-      calls: api.metrics.snapshot().calls - calls,
-      ...flowOf(api),
-    }),
-    terminal: o.json ? undefined : processTerminal(),
-    json: o.json ? (line) => process.stderr.write(line) : undefined,
-    style: useColor(process.stderr, o.color) ? COLOR : PLAIN,
-  });
 }

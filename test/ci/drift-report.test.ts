@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Issue, IssueApi, IssueEdit } from "../../src/ci/issues.js";
 import { CiHttpError } from "../../src/ci/retry.js";
-import { summarize, type Plan } from "../../src/engine/plan.js";
+import { summarize, type Plan, type PlanEntry } from "../../src/engine/plan.js";
 import { changesDigest } from "../../src/engine/reviewed.js";
 import { issueBody, metaOf } from "../../src/drift/issue-body.js";
 import { defaultKey } from "../../src/drift/options.js";
@@ -71,6 +71,11 @@ const more: Plan = (() => {
   const entries = [...p.entries, { ...p.entries[1], key: "project/ci-tools" }];
   return { ...p, entries, summary: summarize(entries, 0), createdAt: "2026-03-02T06:17:00.000Z" };
 })();
+/** `plan` with its entry `i` replaced. */
+const withEntry = (plan: Plan, i: number, f: (e: PlanEntry) => PlanEntry): Plan => ({
+  ...plan,
+  entries: plan.entries.map((e, n) => (n === i ? f(e) : e)),
+});
 const inSync: Plan = { ...samplePlan(), entries: [], summary: summarize([], 0), createdAt: "2026-03-03T06:17:00.000Z" }; // prettier-ignore
 
 function input(plan: Plan, extra: Partial<ReportInput> = {}): ReportInput {
@@ -103,7 +108,7 @@ describe("one issue per key", () => {
     expect(issue.labels).toEqual(["phctl-drift"]);
     expect(issue.title).toBe("Drift: 5 differences in infra/prod");
     expect(issue.body.startsWith(`${MARKER}\n`)).toBe(true);
-    expect(metaOf(issue.body)).toEqual({ digest: changesDigest(drift.entries), since: drift.createdAt }); // prettier-ignore
+    expect(metaOf(issue.body)).toEqual({ digest: changesDigest(drift.entries), live: expect.stringMatching(/^[0-9a-f]{64}$/), since: drift.createdAt }); // prettier-ignore
     expect(issue.body).toMatch(/^\*\*Drift detected\*\* in `infra\/prod` at 2026-03-01 06:17 UTC by \[run 45\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/123\): 5 differences between the manifests and live state \(1 to create, 1 to update, 1 to delete, 1 ticket, 1 blocked\)\.$/m); // prettier-ignore
     expect(issue.body).toContain("`phctl apply infra/prod` makes live state match");
     expect(issue.body).toContain("project/tf-a/access/developers/user/mallory");
@@ -138,6 +143,49 @@ describe("one issue per key", () => {
     expect(m.issues[0].state).toBe("open");
     expect(m.comments[2].body).toMatch(/^\*\*Drift again\*\* at 2026-03-04 06:17 UTC/);
     expect(metaOf(m.issues[0].body)?.since).toBe("2026-03-04T06:17:00.000Z");
+  });
+
+  it("comments when a drifted field takes another live value, not when it keeps it", async () => {
+    const m = memory();
+    await reportDrift(m.api, input(drift));
+    const other = withEntry(drift, 1, (e) => ({
+      ...e,
+      before: { description: "Older text" },
+      changes: [{ ...e.changes[0], before: "Older text" }],
+    }));
+    expect(changesDigest(other.entries)).toBe(changesDigest(drift.entries)); // apply sends the same
+    const r = await reportDrift(m.api, input(at(other, "2026-03-01T07:17:00.000Z")));
+    expect(r).toMatchObject({ action: "updated", changed: true, commented: true });
+    expect(m.comments).toHaveLength(1);
+    expect(m.comments[0].body).toMatch(/^\*\*Drift changed\*\* at 2026-03-01 07:17 UTC \(.*\): now 5 differences: .*; other live values \(plan `[0-9a-f]{12}` unchanged\)\. The description shows the current drift\.$/); // prettier-ignore
+    expect(m.issues[0].body).toContain("Older text");
+    const same = await reportDrift(m.api, input(at(other, "2026-03-01T08:17:00.000Z")));
+    expect(same).toMatchObject({ changed: false, commented: false });
+    expect(m.comments).toHaveLength(1);
+  });
+
+  it("what the drift does not say is no change: a deleted object's other live fields, list order", async () => {
+    const listed = (order: string[], seen: string) =>
+      withEntry(
+        withEntry(drift, 2, (e) => ({ ...e, before: { ...e.before, lastSeen: seen } })),
+        1,
+        (e) => ({ ...e, changes: [{ field: "topics", before: order, after: ["a", "b", "c"] }] }),
+      );
+    const m = memory();
+    await reportDrift(m.api, input(listed(["b", "a"], "2026-03-01T06:00:00Z")));
+    const r = await reportDrift(m.api, input(listed(["a", "b"], "2026-03-01T07:00:00Z")));
+    expect(r).toMatchObject({ changed: false, commented: false });
+    expect(m.comments).toEqual([]);
+  });
+
+  it("an issue kept by an earlier phctl (no live digest) gets no comment for that alone", async () => {
+    const m = memory();
+    await reportDrift(m.api, input(drift));
+    m.issues[0].body = m.issues[0].body.replace(/ live=[0-9a-f]{64}/, "");
+    expect(metaOf(m.issues[0].body)).toEqual({ digest: changesDigest(drift.entries), since: drift.createdAt }); // prettier-ignore
+    const r = await reportDrift(m.api, input(at(drift, "2026-03-01T07:17:00.000Z")));
+    expect(r).toMatchObject({ changed: false, commented: false });
+    expect(metaOf(m.issues[0].body)?.live).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("in sync without an issue: one list, nothing else", async () => {

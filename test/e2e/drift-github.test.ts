@@ -105,6 +105,25 @@ describe("one tracking issue through drift and recovery", () => {
     expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: false, previous: "drift" }); // prettier-ignore
   });
 
+  it("the same field drifted to another live value: one comment saying it changed", async () => {
+    await c.describe("ci-tools", "Edited by hand, then once more");
+    const r = await drift();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("phctl: updated drift issue #101 (key examples)");
+    expect(r.stderr).toContain("; the drift changed: commented");
+    expect(issues()[0].title).toBe("Drift: 1 difference in examples");
+    expect(issues()[0].body).toContain("Edited by hand, then once more");
+    expect(comments()).toHaveLength(1);
+    expect(comments()[0]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 4\]\(.*\)\): now 1 difference: 1 to update; other live values \(plan `[0-9a-f]{12}` unchanged\)\./); // prettier-ignore
+    expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: true, previous: "drift" }); // prettier-ignore
+    // The same again: nothing new to say.
+    const same = await drift();
+    expect(same.code, same.stderr).toBe(2);
+    expect(same.stderr).not.toContain("commented");
+    expect(comments()).toHaveLength(1);
+    expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: false });
+  });
+
   it("other drift: still one issue, and one comment saying it changed", async () => {
     // A live value holding the tokens: the issue shows the value, never the tokens.
     await c.describe("mbed-tls", `leaked ${TOKENS.admin.secret} ${GITHUB_TOKENS.write}`);
@@ -115,8 +134,8 @@ describe("one tracking issue through drift and recovery", () => {
     expect(issues()[0].title).toBe("Drift: 2 differences in examples");
     expect(issues()[0].body).toContain("leaked ***");
     seen.push(JSON.stringify(issues()));
-    expect(comments()).toHaveLength(1);
-    expect(comments()[0]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 4\]\(.*\)\): now 2 differences: 2 to update/); // prettier-ignore
+    expect(comments()).toHaveLength(2);
+    expect(comments()[1]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 6\]\(.*\)\): now 2 differences: 2 to update/); // prettier-ignore
   });
 
   it("after phctl apply the next run closes it with a comment; the webhook hears the recovery", async () => {
@@ -127,7 +146,7 @@ describe("one tracking issue through drift and recovery", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("phctl: closed drift issue #101 (key examples): in sync again");
     expect(issues()).toMatchObject([{ number: 101, state: "closed", stateReason: "completed" }]);
-    expect(comments()[1]).toMatch(/^\*\*In sync again\*\* at .*\[run 5\]/);
+    expect(comments()[2]).toMatch(/^\*\*In sync again\*\* at .*\[run 7\]/);
     expect(hook.messages.at(-1)).toMatchObject({ status: "recovered", previous: "drift" });
     expect(hook.messages.at(-1).text).toMatch(
       /^phctl: examples \(acme\) is in sync again — issue /,
@@ -141,7 +160,7 @@ describe("one tracking issue through drift and recovery", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("phctl: reopened drift issue #101 (key examples)");
     expect(issues()).toMatchObject([{ number: 101, state: "open", stateReason: "reopened" }]);
-    expect(comments()[2]).toMatch(/^\*\*Drift again\*\* at /);
+    expect(comments()[3]).toMatch(/^\*\*Drift again\*\* at /);
     expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: true });
   });
 

@@ -98,6 +98,13 @@ describe("--notify without an issue", () => {
     expect(drifted.code, drifted.stderr).toBe(2);
     expect(hook.messages.at(-1)).toMatchObject({ status: "drift", key: "hook", previous: "unknown" }); // prettier-ignore
     expect(JSON.parse(readFileSync(join(c.dir, "state.json"), "utf8")).keys.hook.status).toBe("drift"); // prettier-ignore
+    // The same field, another live value: the drift changed; the same again: it did not.
+    await c.describe("ci-tools", "Edited by hand, once more");
+    const other = await run(args, c.env, c.dir);
+    expect(other.code, other.stderr).toBe(2);
+    expect(hook.messages.at(-1)).toMatchObject({ status: "drift", previous: "drift", changed: true }); // prettier-ignore
+    expect((await run(args, c.env, c.dir)).code).toBe(2);
+    expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: false });
     await c.describe("ci-tools", DESCRIPTIONS["ci-tools"]);
     const back = await run(args, c.env, c.dir);
     expect(back.code, back.stderr).toBe(0);

@@ -77,7 +77,7 @@ export const ConfigDocument = Strict(
         patternErrorMessage: `must be ${DURATION}`,
         default: DEFAULTS.config.outageTimeout,
         ...about(
-          `How long apply waits out a service that stopped answering (5xx, 429 or no answer across the board) before it stops with a summary; --outage-timeout wins. Write ${DURATION}.`,
+          `How long phctl waits out a service that stopped answering (5xx, 429 or no answer across the board) before it gives up (apply stops with a summary); --outage-timeout wins. Write ${DURATION}.`,
           "2m",
         ),
       }),
