@@ -12,6 +12,7 @@ import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-
 import { LiveLine, type Terminal } from "./live-line.js";
 import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
+import { escapeHidden, visibleText } from "./visible.js";
 import { seg, whole, wrap } from "./wrap.js";
 
 export { formatDuration } from "./style.js";
@@ -152,7 +153,7 @@ export class HumanReporter {
         this.end(e.id);
         this.failed++;
         this.facts.failures.push({ id: e.id, message: e.message, durationMs: e.durationMs });
-        this.print(`failed   ${e.id}: ${e.message}`, red);
+        this.print(`failed   ${visibleText(e.id)}: ${e.message}`, red);
         break;
       case "action-skipped":
         this.skipped++;
@@ -192,8 +193,11 @@ export class HumanReporter {
   }
 
   /** `done     <id> (45 ms)`: on a terminal one line, the id's key cut if need be. */
-  private brief(head: string, id: string, tail: string): void {
+  private brief(head: string, rawId: string, rawTail: string): void {
     const width = this.o.width?.();
+    // Cut below without wrap(), which escapes what it lays out: escaped here.
+    const id = visibleText(rawId);
+    const tail = escapeHidden(rawTail);
     if (!this.o.compact || width === undefined) return this.print(`${head}${id}${tail}`);
     this.line?.clear();
     const room = width - head.length - visibleWidth(tail);
