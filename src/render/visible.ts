@@ -36,12 +36,26 @@ function escapeOf(c: string): string {
 }
 
 /**
+ * `s` with every hidden character (one code point, or half of a broken pair) replaced by
+ * `show(c)`: the escaping of each output (YAML writes `\U000e0001` where JSON writes halves).
+ */
+export function replaceHidden(s: string, show: (c: string) => string): string {
+  return s.replace(SHOWN, (c, kept: string | undefined) => kept ?? show(c));
+}
+
+/** Does `s` hold a hidden character? */
+export function hasHidden(s: string): boolean {
+  for (const m of s.matchAll(SHOWN)) if (m[1] === undefined) return true;
+  return false;
+}
+
+/**
  * Text with every hidden character escaped (see the top of this file). For text whose
  * values are already quoted (`"a\\u"` in JSON) or that comes from phctl itself: it leaves
  * backslashes alone, and applying it twice changes nothing.
  */
 export function escapeHidden(s: string): string {
-  return s.replace(SHOWN, (c, kept: string | undefined) => kept ?? escapeOf(c));
+  return replaceHidden(s, escapeOf);
 }
 
 /**

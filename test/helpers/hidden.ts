@@ -9,7 +9,7 @@ export const SHOWN = "\\u202e\\u2067\\u200f\\u061c";
 /** A character that must never reach a person raw (a newline between lines may). */
 export const RAW =
   // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/u;
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff\u{E0000}-\u{E007F}]/u;
 
 /** Where `text` holds a raw hidden character, for an assertion message; "" when none. */
 export function rawAt(text: string): string {
