@@ -10,12 +10,13 @@
  */
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
+import { escapeHiddenLines } from "../visible.js";
 import { redact, registerSecret } from "./redact.js";
 import type { DriftFlags } from "../drift/options.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
-const say = (line: string) => process.stderr.write(`phctl: ${redact(line)}\n`);
+const say = (line: string) => process.stderr.write(`phctl: ${escapeHiddenLines(redact(line))}\n`);
 const messageOf = (x: unknown) =>
   x instanceof Error ? x.message : typeof x === "string" ? x : "an unknown error";
 

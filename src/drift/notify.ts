@@ -10,7 +10,7 @@
  */
 import { EnvHttpProxyAgent, request } from "undici";
 import { classifyFailure } from "../api/transport.js";
-import { escapeHidden } from "../render/visible.js";
+import { escapeHidden } from "../visible.js";
 import { VERSION } from "../version.js";
 import { describeCounts, scopeName, type DriftCounts } from "./summary.js";
 

@@ -1,11 +1,11 @@
 /**
- * Hidden characters (bidi controls, zero-width, control codes: src/render/visible.ts) in the
+ * Hidden characters (bidi controls, zero-width, control codes: src/visible.ts) in the
  * YAML phctl writes — export's files and drift --adopt's in-place edits. A live value that
  * holds one is written as a double-quoted scalar with a visible escape (`"\u202e"`,
  * `"\U000e0001"` beyond U+FFFF), which every YAML reader reads back as the exact value; a
  * reviewer of the file, or of its diff, sees the escape instead of a reordered line.
  */
-import { hasHidden, replaceHidden } from "../render/visible.js";
+import { hasHidden, replaceHidden } from "../visible.js";
 
 const hex = (n: number, digits: number) => n.toString(16).padStart(digits, "0");
 

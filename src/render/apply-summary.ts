@@ -9,7 +9,7 @@ import type { Inconsistency } from "../engine/verify.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { formatCount, formatDuration, PLAIN, plural, type Style } from "./style.js";
 import { fitParts, shortenId, truncate } from "./width.js";
-import { visibleText } from "./visible.js";
+import { visibleText } from "../visible.js";
 import { seg, wrap } from "./wrap.js";
 
 /** One line for people: `project/x (Project): a new plan still has update: title "a" → "b"`. */

@@ -8,7 +8,7 @@
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
 import { formatSource, formatValue, isEmptyValue } from "./style.js";
-import { visibleText } from "./visible.js";
+import { visibleText } from "../visible.js";
 
 const DRIFT = "  (drift)";
 

@@ -4,14 +4,14 @@
  * is not italics, `<b>` is not HTML, `@team` mentions nobody), and a code block must never
  * scroll sideways nor be closed early by its content.
  */
-import { escapeHidden, visibleText } from "./visible.js";
+import { escapeHidden, visibleText } from "../visible.js";
 
 /** Widest line inside a code block (GitHub shows about 120 columns without scrolling). */
 export const CODE_LINE_CAP = 110;
 
 /**
  * Control, bidi, zero-width and other hidden characters and line separators as visible
- * `\uXXXX` (src/render/visible.ts): every rendered item is one line, and no value can reorder
+ * `\uXXXX` (src/visible.ts): every rendered item is one line, and no value can reorder
  * or disguise what a reviewer reads.
  */
 export const oneLine: (s: string) => string = escapeHidden;
@@ -48,7 +48,7 @@ export function codeSpan(s: string, inTable = false): string {
 
 /**
  * A key or name (from live state: raw) in a code span: its backslashes doubled, so a literal
- * `\u202e` never reads as an escaped character (src/render/visible.ts).
+ * `\u202e` never reads as an escaped character (src/visible.ts).
  */
 export function keySpan(key: string): string {
   return codeSpan(visibleText(key));

@@ -6,7 +6,7 @@
 import type { PlanEntry } from "../engine/plan.js";
 import { projectOf } from "../engine/plan.js";
 import { htmlText, keySpan, mdText, plural } from "./markdown-escape.js";
-import { visibleText } from "./visible.js";
+import { visibleText } from "../visible.js";
 
 export interface Group {
   /** The project slug; undefined for the group of users, teams and organizations. */

@@ -12,7 +12,7 @@ import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-
 import { LiveLine, type Terminal } from "./live-line.js";
 import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
-import { escapeHidden, visibleText } from "./visible.js";
+import { escapeHidden, visibleText } from "../visible.js";
 import { seg, whole, wrap } from "./wrap.js";
 
 export { formatDuration } from "./style.js";

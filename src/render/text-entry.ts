@@ -16,7 +16,7 @@
 import type { Action, PlanEntry } from "../engine/plan.js";
 import { ACTION_SYMBOL, formatSource, isEmptyValue, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
-import { visibleJson, visibleText } from "./visible.js";
+import { visibleJson, visibleText } from "../visible.js";
 import { visibleWidth } from "./width.js";
 
 export interface EntryOptions {

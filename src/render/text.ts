@@ -10,7 +10,7 @@
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
 import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
-import { visibleText } from "./visible.js";
+import { visibleText } from "../visible.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 
 export interface TextOptions {

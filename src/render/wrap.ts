@@ -5,11 +5,11 @@
  * and what still does not
  * fit overflows — continuation lines indented under the first. Each output line opens and
  * closes its own colours, so that every line stands alone (pagers, CI log viewers). Every
- * piece's hidden characters (bidi controls, zero-width, control codes: src/render/visible.ts)
+ * piece's hidden characters (bidi controls, zero-width, control codes: src/visible.ts)
  * are escaped first: whatever is laid out here reaches a person, and none of it may reorder or
  * disguise a line. Pure.
  */
-import { escapeHidden } from "./visible.js";
+import { escapeHidden } from "../visible.js";
 import { visibleWidth } from "./width.js";
 
 /** A piece of a line and how it is painted (undefined: plain). */

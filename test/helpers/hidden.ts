@@ -1,4 +1,4 @@
-/** Hidden characters for the tests of their escaping (src/render/visible.ts). */
+/** Hidden characters for the tests of their escaping (src/visible.ts). */
 
 /** RLO, RLI, RLM, ALM: a reordering override, an isolate and two marks ("Trojan Source"). */
 export const EVIL = "\u202e\u2067\u200f\u061c";

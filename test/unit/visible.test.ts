@@ -1,14 +1,9 @@
 /**
- * The escaping of hidden characters (src/render/visible.ts): every bidi control, zero-width
+ * The escaping of hidden characters (src/visible.ts): every bidi control, zero-width
  * and control character becomes a visible `\uXXXX`; letters of any script and emoji stay.
  */
 import { describe, expect, it } from "vitest";
-import {
-  escapeHidden,
-  escapeHiddenLines,
-  visibleJson,
-  visibleText,
-} from "../../src/render/visible.js";
+import { escapeHidden, escapeHiddenLines, visibleJson, visibleText } from "../../src/visible.js";
 import { rawAt } from "../helpers/hidden.js";
 
 const range = (from: number, to: number) =>
