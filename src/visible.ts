@@ -79,3 +79,12 @@ export function visibleText(s: string): string {
 export function visibleJson(v: unknown): string {
   return escapeHidden(JSON.stringify(v));
 }
+
+/**
+ * JSON text (JSON.stringify's, indented or not) with the hidden characters of its strings
+ * escaped: the same JSON value for every reader, and safe to show (`cat plan.json`, a CI log).
+ * A raw line break in JSON.stringify's text is one of its own, never part of a string.
+ */
+export function escapeJsonText(json: string): string {
+  return replaceHidden(json, (c) => (c === "\n" ? c : escapeOf(c)));
+}

@@ -12,7 +12,7 @@ import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-
 import { LiveLine, type Terminal } from "./live-line.js";
 import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
-import { escapeHidden, visibleText } from "../visible.js";
+import { escapeHidden, escapeJsonText, visibleText } from "../visible.js";
 import { seg, whole, wrap } from "./wrap.js";
 
 export { formatDuration } from "./style.js";
@@ -225,7 +225,8 @@ export class HumanReporter {
 /** One JSON object per event and line (`{"event":"action-done","time":…,…}`). */
 export function jsonEventLine(e: ApplyEvent, time: Date = new Date()): string {
   const { type, ...rest } = e;
-  return JSON.stringify({ event: type, time: time.toISOString(), ...rest });
+  // Read in CI logs by people too: hidden characters escaped (the same JSON value).
+  return escapeJsonText(JSON.stringify({ event: type, time: time.toISOString(), ...rest }));
 }
 
 export class JsonReporter {

@@ -1,7 +1,8 @@
 /**
  * Bidi controls in live values ("Trojan Source", CVE-2021-42574) end to end: the built CLI
- * against the reference server, whose project titles and descriptions, user names and
- * organization team names hold U+202E, U+2067, U+200F and U+061C. Export writes them as
+ * against the reference server, whose project titles and descriptions and user names hold
+ * U+202E, U+2067, U+200F and U+061C, and so does the name of a user no manifest declares
+ * (a key; the API and the manifests allow no such name). Export writes them as
  * escapes and plans to no changes; the text and markdown plans, the drift issue (fake GitHub),
  * drift --adopt and validate show them as `\u202e`, never raw.
  */
@@ -24,7 +25,7 @@ beforeAll(async () => {
   [t, gh] = await Promise.all([startServer(), startFakeGitHub()]);
   seed(t.server.ctx, {
     parentOrganization: "acme",
-    orgTeams: [{ organization: "acme", name: `Firmware${EVIL} leads`, path: "acme/fw-leads" }],
+    orgTeams: [{ organization: "acme", name: "Firmware leads", path: "acme/fw-leads" }],
     users: [
       {
         username: "jdoe",
@@ -85,11 +86,24 @@ describe("hidden characters in live values", () => {
       body: { name: `New${EVIL} title`, description: `Changed ${EVIL}live` },
     });
     expect(r.status).toBe(200);
-    const text = await phctl(["plan", "config"], env, dir);
+    // A live user no manifest declares, whose name (a key) the API would refuse.
+    seed(t.server.ctx, {
+      parentOrganization: "acme",
+      users: [
+        {
+          username: `ma${EVIL}llory`,
+          firstName: "M",
+          lastName: "L",
+          externalEmail: "m@example.org",
+        },
+      ],
+    });
+    const text = await phctl(["plan", "config", "--verbose"], env, dir);
     expect(text.code).toBe(0);
     noRaw(text.stdout + text.stderr);
     expect(text.stdout).toContain(`"Changed ${SHOWN}live" → "Secure${SHOWN} world`);
     expect(text.stdout).toContain(`"New${SHOWN} title" → "Trusted${SHOWN} Firmware"`);
+    expect(text.stdout).toContain(`user/ma${SHOWN}llory (User)`);
     const md = await phctl(["plan", "config", "--format", "markdown"], env, dir);
     expect(md.code).toBe(0);
     noRaw(md.stdout + md.stderr);

@@ -11,7 +11,7 @@ import type { ApplyEvent } from "../../src/engine/apply-events.js";
 import { summarize, type Plan, type PlanEntry } from "../../src/engine/plan.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
-import { HumanReporter, summaryLines } from "../../src/render/progress.js";
+import { HumanReporter, jsonEventLine, summaryLines } from "../../src/render/progress.js";
 import { deletesBlock, renderText } from "../../src/render/text.js";
 import { samplePlan } from "../fixtures/sample-plan.js";
 import { EVIL, rawAt, SHOWN } from "../helpers/hidden.js";
@@ -176,8 +176,23 @@ describe("hidden characters in what people read", () => {
     expect(text).toContain(`project "x${SHOWN}" cannot be read`);
   });
 
-  it("the JSON plan keeps the exact values (for machines)", () => {
+  it("the JSON plan and apply's JSON lines escape them too, and parse back to the exact values", () => {
     const json = renderJson(hostilePlan());
-    expect((JSON.parse(json) as Plan).entries[1].key).toBe(hostilePlan().entries[1].key);
+    noRaw(json);
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(hostilePlan())));
+    const event: ApplyEvent = {
+      type: "action-failed",
+      id: `update x${EVIL}`,
+      key: `x${EVIL}`,
+      kind: "Project",
+      action: "update",
+      durationMs: 1,
+      message: `no ${EVIL}\nmore`,
+      code: "X",
+    };
+    const line = jsonEventLine(event);
+    noRaw(line);
+    expect(line).not.toContain("\n");
+    expect(JSON.parse(line)).toMatchObject({ key: `x${EVIL}`, message: `no ${EVIL}\nmore` });
   });
 });

@@ -3,7 +3,13 @@
  * and control character becomes a visible `\uXXXX`; letters of any script and emoji stay.
  */
 import { describe, expect, it } from "vitest";
-import { escapeHidden, escapeHiddenLines, visibleJson, visibleText } from "../../src/visible.js";
+import {
+  escapeHidden,
+  escapeHiddenLines,
+  escapeJsonText,
+  visibleJson,
+  visibleText,
+} from "../../src/visible.js";
 import { rawAt } from "../helpers/hidden.js";
 
 const range = (from: number, to: number) =>
@@ -103,5 +109,15 @@ describe("visibleJson", () => {
   it("an escaped character and a literal backslash-u are told apart", () => {
     expect(visibleJson("\u202e")).toBe('"\\u202e"');
     expect(visibleJson("\\u202e")).toBe('"\\\\u202e"');
+  });
+});
+
+describe("escapeJsonText", () => {
+  it("escapes inside the strings of indented JSON, keeps its own line breaks, reads back the same", () => {
+    const value = { a: `x\u202e\ny`, list: ["\u2067", "plain 🚀"], "k\u200f": 1 };
+    const text = escapeJsonText(JSON.stringify(value, null, 2));
+    expect(rawAt(text)).toBe("");
+    expect(text.split("\n")).toHaveLength(JSON.stringify(value, null, 2).split("\n").length);
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
