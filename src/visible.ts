@@ -11,7 +11,8 @@
  * bidi controls U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069, the zero-width U+200B–U+200D,
  * U+2060–U+2064, U+FEFF, U+00AD …), U+2028/U+2029 and lone surrogates. Left alone: a zero-width
  * joiner between two emoji (👩‍💻 is one picture) and the tags of a subdivision flag (🏴 England),
- * whose invisible parts only ever draw an emoji; every letter of every script.
+ * whose invisible parts only ever draw an emoji; every letter of every script. (A U+200C inside
+ * a Persian word is shown escaped too: harmless there, but it can disguise a Latin name.)
  */
 
 /** An emoji, with its skin-tone modifier or emoji presentation selector. */
