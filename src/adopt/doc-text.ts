@@ -7,6 +7,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq } from "yaml";
 import type { Pair, YAMLMap, YAMLSeq } from "yaml";
+import { needsEscapes, yamlQuoted } from "../export/yaml-escape.js";
 import {
   aboveComments,
   col,
@@ -189,8 +190,10 @@ export class DocText extends YamlText {
 
   private keepQuotes(node: unknown, value: unknown, inFlow: boolean): string {
     if (isScalar(node) && typeof value === "string" && !value.includes("\n")) {
-      if (node.type === "QUOTE_DOUBLE") return JSON.stringify(value);
-      if (node.type === "QUOTE_SINGLE") return `'${value.replace(/'/g, "''")}'`;
+      if (node.type === "QUOTE_DOUBLE") return yamlQuoted(value);
+      // Single quotes cannot escape a hidden character: inline() double-quotes it.
+      if (node.type === "QUOTE_SINGLE" && !needsEscapes(value))
+        return `'${value.replace(/'/g, "''")}'`;
     }
     return this.inline(value, inFlow);
   }

@@ -2,9 +2,11 @@
  * Plain values → YAML text for edits made in place: a scalar or a small collection on one
  * line (flow style, `[a, b]` and `{ a: 1 }` as the examples and export write them), larger
  * values as indented block lines. Only what `drift --adopt` writes: strings, numbers,
- * booleans, null, lists and maps of them.
+ * booleans, null, lists and maps of them. A string that holds a bidi control or another
+ * hidden character is double-quoted with the escape visible (`"\u202e"`).
  */
 import { stringify } from "yaml";
+import { needsEscapes, yamlQuoted } from "../export/yaml-escape.js";
 
 const isMapValue = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -16,7 +18,8 @@ const FLOW_PLAIN = /^[A-Za-z0-9_./@+*~-][A-Za-z0-9_./@+*~:-]*$/;
 /** One scalar as YAML; `inFlow`: inside `[…]` / `{…}`, where `,` and brackets end a plain scalar. */
 export function scalarText(v: unknown, inFlow = false): string {
   if (typeof v === "string") {
-    if (v.includes("\n")) return JSON.stringify(v);
+    // A bidi control or another hidden character: double-quoted, escaped (`"\u202e"`).
+    if (v.includes("\n") || needsEscapes(v)) return yamlQuoted(v);
     const plain = stringify(v, { lineWidth: 0 }).trimEnd();
     if (plain === v && (!inFlow || FLOW_PLAIN.test(v))) return v;
     return plain.startsWith("'") || plain.startsWith('"') ? plain : JSON.stringify(v);

@@ -12,6 +12,7 @@ import type { Command } from "commander";
 import { PhctlError, userError } from "../errors.js";
 import { redact, redactValue } from "../secrets.js";
 import { parseNumberFlag } from "./flags.js";
+import { escapeHiddenLines } from "../visible.js";
 
 interface CommentOptions {
   key: string;
@@ -23,7 +24,7 @@ interface CommentOptions {
 const KEY = /^[A-Za-z0-9._/-]{1,100}$/;
 
 function say(line: string): void {
-  process.stderr.write(`phctl: ${redact(line)}\n`);
+  process.stderr.write(`phctl: ${escapeHiddenLines(redact(line))}\n`);
 }
 
 export function registerComment(program: Command): void {

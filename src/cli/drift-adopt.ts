@@ -13,6 +13,7 @@ import { writeAdopted } from "../adopt/write.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import type { DesiredState } from "../manifest/types.js";
 import { plural } from "../render/style.js";
+import { escapeHiddenLines } from "../visible.js";
 
 export interface AdoptStepResult {
   /** Keys of the entries whose live values the manifests now declare. */
@@ -47,7 +48,7 @@ export async function adoptStep(
     const line = { adopt: { adopted: keys, files, deleted: outcome.deleted, notAdoptable } };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } else {
-    const say = (s: string) => process.stderr.write(`phctl: adopt: ${s}\n`);
+    const say = (s: string) => process.stderr.write(`phctl: adopt: ${escapeHiddenLines(s)}\n`);
     for (const e of adopted) say(describe(e, result.fileOf.get(e) ?? ""));
     for (const f of outcome.deleted) say(`deleted ${f}: none of its declarations exists live`);
     for (const n of notAdoptable)

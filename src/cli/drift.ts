@@ -13,10 +13,11 @@ import type { GlobalOptions } from "./config.js";
 import { redact, redactValue, registerSecret } from "../secrets.js";
 import { outageTimeoutOption } from "./outage-timeout.js";
 import type { DriftFlags } from "./drift-flags.js";
+import { escapeHiddenLines } from "../visible.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
-const say = (line: string) => process.stderr.write(`phctl: ${redact(line)}\n`);
+const say = (line: string) => process.stderr.write(`phctl: ${escapeHiddenLines(redact(line))}\n`);
 const messageOf = (x: unknown) =>
   x instanceof Error ? x.message : typeof x === "string" ? x : "an unknown error";
 

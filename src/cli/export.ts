@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { userError } from "../errors.js";
 import type { GlobalOptions } from "./config.js";
 import { outageTimeoutOption } from "./outage-timeout.js";
+import { escapeHiddenLines } from "../visible.js";
 
 interface ExportOptions {
   organization: string;
@@ -111,7 +112,8 @@ Examples:
         await connection.close();
       }
       writeExport(out, result.files, force);
-      for (const w of result.warnings) process.stderr.write(`phctl: warning: ${w}\n`);
+      for (const w of result.warnings)
+        process.stderr.write(`phctl: warning: ${escapeHiddenLines(w)}\n`);
       if (o.format === "json") {
         const json = {
           organization: result.organization,

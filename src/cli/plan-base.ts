@@ -18,6 +18,7 @@ import type { LoadResult } from "../manifest/types.js";
 import { plural } from "../render/style.js";
 import { checkLoaded, openService, readProgress, type PlanRun } from "./plan-common.js";
 import { loadHeadAndBase } from "./plan-load.js";
+import { escapeHiddenLines } from "../visible.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -68,7 +69,7 @@ export async function makeBasePlan(
   const loaded = await loadHeadAndBase(paths, o.base);
   const { state, diagnostics, files } = checkLoaded(loaded.head, paths);
   const baseState = checkBase(loaded.base, o.base);
-  const note = (s: string) => process.stderr.write(`phctl: ${s}\n`);
+  const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const scope = scopeFor(o, changeScope(baseState, state), note);
 
   const { connection, apiUrl, facts } = await openService(state, cmd);

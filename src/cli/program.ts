@@ -13,6 +13,10 @@ import { Command, CommanderError } from "commander";
 import { PhctlError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { guardOutput, redact, registerEnvironmentSecrets, registerSecret } from "../secrets.js";
+import { escapeHiddenLines } from "../visible.js";
+
+/** A message as printed: no token, hidden characters of quoted values visible. */
+const shown = (s: string) => escapeHiddenLines(redact(s));
 
 /** Registers one command on the program. */
 export type Register = (program: Command) => void;
@@ -121,14 +125,14 @@ export async function run(argv: string[], load: LoadCommands): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
     if (e instanceof PhctlError) {
-      process.stderr.write(`phctl: ${redact(e.message)}\n`);
-      if (verbose) for (const d of e.details) process.stderr.write(`  ${redact(d)}\n`);
+      process.stderr.write(`phctl: ${shown(e.message)}\n`);
+      if (verbose) for (const d of e.details) process.stderr.write(`  ${shown(d)}\n`);
       if (verbose && e.source === "internal" && e.stack)
         process.stderr.write(`${redact(e.stack)}\n`);
       return e.exitCode;
     }
     const err = e instanceof Error ? e : new Error(String(e));
-    process.stderr.write(`phctl: internal error: ${redact(err.message)}\n`);
+    process.stderr.write(`phctl: internal error: ${shown(err.message)}\n`);
     if (verbose && err.stack) process.stderr.write(`${redact(err.stack)}\n`);
     else process.stderr.write("phctl: run again with --verbose for details\n");
     return 1;

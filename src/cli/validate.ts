@@ -13,6 +13,7 @@ import {
 import { apiProfileOf } from "../manifest/settings.js";
 import { loadManifests } from "../manifest/load.js";
 import type { Diagnostic } from "../manifest/types.js";
+import { escapeHiddenLines } from "../visible.js";
 
 const FORMATS = ["text", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
@@ -22,7 +23,7 @@ function githubAnnotation(d: Diagnostic): string {
   const esc = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const prop = (s: string) => esc(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const subject = d.kind ? `${d.kind}${d.name ? ` ${d.name}` : ""}: ` : "";
-  const text = `${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`;
+  const text = escapeHiddenLines(`${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`);
   return `::${d.severity} file=${prop(d.file)},line=${d.line},col=${d.column},title=${prop(d.code)}::${esc(text)}`;
 }
 

@@ -10,6 +10,7 @@
  */
 import { EnvHttpProxyAgent, request } from "undici";
 import { classifyFailure } from "../api/transport.js";
+import { escapeHidden } from "../visible.js";
 import { VERSION } from "../version.js";
 import { describeCounts, scopeName, type DriftCounts } from "./summary.js";
 
@@ -17,7 +18,10 @@ export type NotifyStatus = "drift" | "recovered" | "in-sync" | "error";
 
 /** The JSON body every webhook receives. */
 export interface DriftMessage {
-  /** One line for people (Slack's `text`: &, < and > escaped as Slack asks). */
+  /**
+   * One line for people (Slack's `text`: &, < and > escaped as Slack asks; bidi controls and
+   * other hidden characters as `\u202e`).
+   */
   text: string;
   status: NotifyStatus;
   key: string;
@@ -60,7 +64,7 @@ export function messageText(m: Omit<DriftMessage, "text">): string {
         : m.status === "in-sync"
           ? `${scope} is in sync`
           : `the drift check of ${scope} failed: ${m.error ?? "an error"}`;
-  return slack(`phctl: ${head.replace(/\s+/g, " ")}${tail}`);
+  return slack(escapeHidden(`phctl: ${head.replace(/\s+/g, " ")}${tail}`));
 }
 
 /** A webhook as messages name it: its origin only (the path is the secret). */

@@ -3,10 +3,13 @@
  * `# yaml-language-server: $schema=…` line (relative to the file: yaml-language-server reads
  * it per document, so the second document of a file needs its own), lists of plain values in
  * flow style (`members: [a, b]`), small maps of scalars inline, and the documents' comments
- * beside the values they explain. Pure: the same documents give the same bytes.
+ * beside the values they explain; a value that holds a bidi control or another hidden
+ * character double-quoted with the escape visible (`"\u202e"`). Pure: the same documents give
+ * the same bytes.
  */
-import { isMap, isScalar, isSeq, Document, type Node } from "yaml";
+import { isMap, isScalar, isSeq, visit, Document, type Node } from "yaml";
 import type { ExportDocument, NodePath } from "./documents.js";
+import { escapeYamlText, needsEscapes } from "./yaml-escape.js";
 
 const OPTIONS = { lineWidth: 0, flowCollectionPadding: false } as const;
 
@@ -44,9 +47,19 @@ function attach(doc: Document, path: NodePath, text: string): void {
   }
 }
 
+/** Keys and values that hold a hidden character are double-quoted (escaped by manifestFile). */
+function quoteHidden(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && needsEscapes(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+}
+
 function renderDocument(d: ExportDocument): string {
   const doc = new Document(d.value);
   flowLists(doc.contents);
+  quoteHidden(doc);
   for (const c of d.comments) attach(doc, c.path, c.text);
   const services = doc.getIn(["spec", "services"], true);
   if (d.kind === "Team") flowMap(services);
@@ -67,7 +80,10 @@ export function manifestFile(
   docs: readonly ExportDocument[],
 ): string {
   const head = [modeline(schemaPath), ...headerLines.map((l) => `# ${l}`)].join("\n");
-  return `${head}\n${docs.map(renderDocument).join(`---\n${modeline(schemaPath)}\n`)}`;
+  // Bidi controls and other hidden characters of live values, visible (yaml-escape.ts).
+  return escapeYamlText(
+    `${head}\n${docs.map(renderDocument).join(`---\n${modeline(schemaPath)}\n`)}`,
+  );
 }
 
 /**

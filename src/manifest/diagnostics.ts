@@ -1,6 +1,7 @@
 /** Building, ordering, counting and formatting diagnostics. */
 import type { FieldPath } from "./positions.js";
 import type { Diagnostic, Severity, Source } from "./types.js";
+import { escapeHiddenLines } from "../visible.js";
 
 export interface DiagnosticExtra {
   kind?: string | undefined;
@@ -55,7 +56,10 @@ export function formatDiagnostic(d: Diagnostic): string {
   const where = `${d.file}:${d.line}:${d.column}`;
   const severity = d.severity === "warning" ? "warning: " : "";
   const subject = d.kind ? `${d.kind}${d.name ? ` ${d.name}` : ""}: ` : "";
-  return `${where} ${severity}${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`;
+  // A manifest's bidi controls and other hidden characters, visible (src/visible.ts).
+  return escapeHiddenLines(
+    `${where} ${severity}${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`,
+  );
 }
 
 /** Deterministic order: file, line, column, then message. */

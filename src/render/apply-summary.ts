@@ -8,6 +8,7 @@ import type { ApplySummary, Inconsistency } from "../engine/apply-events.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { formatCount, formatDuration, PLAIN, plural, type Style } from "./style.js";
 import { fitParts, shortenId, truncate } from "./width.js";
+import { visibleText } from "../visible.js";
 import { seg, wrap } from "./wrap.js";
 
 /** One line for people: `project/x (Project): a new plan still has update: title "a" → "b"`. */
@@ -18,7 +19,7 @@ export function describeInconsistency(i: Inconsistency): string {
           .map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`)
           .join(", ")
       : i.reason;
-  return `inconsistent result after apply: ${i.key} (${i.kind}): a new plan still has ${i.action}: ${what}`;
+  return `inconsistent result after apply: ${visibleText(i.key)} (${i.kind}): a new plan still has ${i.action}: ${what}`;
 }
 
 /** What the summary lists besides the counts. */
@@ -50,7 +51,7 @@ function slowestLine(f: SummaryFacts, done: number, width: number): string | und
   const room = width - 11;
   const parts = slow.map((d, i) => {
     const took = formatDuration(d.durationMs);
-    return { text: `${shortenId(d.id, room - took.length - 1)} ${took}`, keep: 3 - i };
+    return { text: `${shortenId(visibleText(d.id), room - took.length - 1)} ${took}`, keep: 3 - i };
   });
   const line = `  slowest  ${fitParts(parts, room, ", ")}`;
   return truncate(line, width);
@@ -105,12 +106,17 @@ export function summaryLines(
           ? wrap(
               [
                 seg("ticket", style.yellow),
-                seg(`   ${e.key}: ${e.ticket?.subject ?? e.reason} (the letter is in the plan)`),
+                seg(
+                  `   ${visibleText(e.key)}: ${e.ticket?.subject ?? e.reason} (the letter is in the plan)`,
+                ),
               ],
               w,
             )
           : wrap(
-              [seg("blocked", style.yellow), seg(`  ${e.key}: ${e.blocked?.reason ?? e.reason}`)],
+              [
+                seg("blocked", style.yellow),
+                seg(`  ${visibleText(e.key)}: ${e.blocked?.reason ?? e.reason}`),
+              ],
               w,
             )),
       );
@@ -119,7 +125,8 @@ export function summaryLines(
         `    … and ${formatCount(f.notSent.length - listed.length)} more ticket and blocked entries`,
       );
   }
-  const some = (ids: string[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
+  const some = (ids: string[]) =>
+    `${ids.slice(0, 5).map(visibleText).join(", ")}${ids.length > 5 ? ", …" : ""}`;
   // The reason a run stopped is said once, by the command's last line: not per action here.
   for (const [root, ids] of f.skipped)
     out.push(
@@ -134,7 +141,11 @@ export function summaryLines(
             w,
           )
         : wrap(
-            [seg(`skipped  ${plural(ids.length, "action")} that needed ${root}: ${some(ids)}`)],
+            [
+              seg(
+                `skipped  ${plural(ids.length, "action")} that needed ${visibleText(root)}: ${some(ids)}`,
+              ),
+            ],
             w,
           )),
     );
@@ -158,7 +169,7 @@ export function summaryLines(
   for (const [message, xs] of byMessage(f.failures)) {
     const text =
       xs.length === 1
-        ? `   ${xs[0].id} (${formatDuration(xs[0].durationMs)})`
+        ? `   ${visibleText(xs[0].id)} (${formatDuration(xs[0].durationMs)})`
         : `   ${plural(xs.length, "action")} (${some(xs.map((x) => x.id))})`;
     out.push(
       ...wrap(

@@ -5,7 +5,7 @@
  * (pathological) does it fall back to counts, pointing to the plan artifact.
  */
 import type { Plan, PlanEntry } from "../engine/plan.js";
-import { codeSpan, mdText } from "./markdown-escape.js";
+import { codeSpan, keySpan, mdText } from "./markdown-escape.js";
 import { groupEntries, groupLabel, kindCount, sortEntries, type Group } from "./markdown-groups.js";
 import { destruction, formatSource } from "./style.js";
 
@@ -22,7 +22,7 @@ function fullForm(plan: Plan, entries: readonly PlanEntry[]): string {
   const drift = new Set(plan.drift ?? []);
   const lines = entries.map((e) => {
     const src = formatSource(e.source);
-    return `- ${codeSpan(e.key)} — ${mdText(e.kind)} ${destruction(e)!}${src ? ` · ${codeSpan(src)}` : ""}${drift.has(e.key) ? " · drift already present" : ""}`;
+    return `- ${keySpan(e.key)} — ${mdText(e.kind)} ${destruction(e)!}${src ? ` · ${codeSpan(src)}` : ""}${drift.has(e.key) ? " · drift already present" : ""}`;
   });
   return [heading(entries.length), "", ...lines].join("\n");
 }
@@ -57,8 +57,8 @@ function compactForm(groups: readonly Group[], total: number): string {
     for (const [k, es] of byKindAndWay(g.entries)) {
       const [kind, way] = k.split("\u0000") as [string, string];
       const folder = commonFolder(es.map((e) => e.key));
-      const names = es.map((e) => codeSpan(e.key.slice(folder.length) || e.key));
-      const under = folder ? ` under ${codeSpan(folder)}` : "";
+      const names = es.map((e) => keySpan(e.key.slice(folder.length) || e.key));
+      const under = folder ? ` under ${keySpan(folder)}` : "";
       lines.push(
         `- ${groupLabel(g)}: ${counted(way, kind, es.length)}${under} — ${names.join(", ")}`,
       );

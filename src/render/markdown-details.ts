@@ -6,7 +6,7 @@
  */
 import { fitList, fitListMin, type Item } from "./budget.js";
 import { entryLines } from "./markdown-diff.js";
-import { codeSpan, fenced, plural } from "./markdown-escape.js";
+import { fenced, keySpan, plural } from "./markdown-escape.js";
 import { actionCounts, groupLabel, groupLabelHtml, type Group } from "./markdown-groups.js";
 import type { Part } from "./markdown-lists.js";
 
@@ -48,7 +48,7 @@ function partialBlock(
   const texts = g.entries.map((e) => entryLines(e, drift.has(e.key)).join("\n"));
   const fence = fenced("", texts).split("\n", 1)[0]; // the fence these lines need
   const open = `${opening(g, drift, " (part shown)")}${fence}diff\n`;
-  const items: Item[] = g.entries.map((e, i) => ({ text: texts[i], name: codeSpan(e.key) }));
+  const items: Item[] = g.entries.map((e, i) => ({ text: texts[i], name: keySpan(e.key) }));
   const tail = (left: number, names: string) =>
     `${fence}\n\n…and ${left.toLocaleString("en-US")} more${names ? `: ${names}` : ""} (see ${artifact})`;
   // Not all entries fit here (else the whole block would), so fitList ends with the tail.

@@ -8,6 +8,7 @@
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
 import { formatSource, formatValue, isEmptyValue } from "./style.js";
+import { visibleText } from "../visible.js";
 
 const DRIFT = "  (drift)";
 
@@ -22,7 +23,7 @@ function fieldLine(sign: string, field: string, value: unknown, drift: boolean):
 function headLine(sign: string, e: PlanEntry, note: string, drift: boolean): string {
   const src = formatSource(e.source);
   return codeLine(
-    `${sign} ${e.key} (${e.kind})${note}${drift ? " (drift)" : ""}${src ? `  # ${src}` : ""}`,
+    `${sign} ${visibleText(e.key)} (${e.kind})${note}${drift ? " (drift)" : ""}${src ? `  # ${src}` : ""}`,
   );
 }
 

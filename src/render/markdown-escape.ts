@@ -4,17 +4,17 @@
  * is not italics, `<b>` is not HTML, `@team` mentions nobody), and a code block must never
  * scroll sideways nor be closed early by its content.
  */
+import { escapeHidden, visibleText } from "../visible.js";
 
 /** Widest line inside a code block (GitHub shows about 120 columns without scrolling). */
 export const CODE_LINE_CAP = 110;
 
-/** Control characters and line separators as visible `\uXXXX`: every rendered item is one line. */
-export function oneLine(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
+/**
+ * Control, bidi, zero-width and other hidden characters and line separators as visible
+ * `\uXXXX` (src/visible.ts): every rendered item is one line, and no value can reorder
+ * or disguise what a reviewer reads.
+ */
+export const oneLine: (s: string) => string = escapeHidden;
 
 /** Cut a string to `max` characters (UTF-16 units, as the platforms count), ending with `…`. */
 export function shorten(s: string, max: number): string {
@@ -44,6 +44,14 @@ export function codeSpan(s: string, inTable = false): string {
   const pad =
     text.startsWith("`") || text.endsWith("`") || (/^ .*[^ ].* $/.test(text) && text.length > 1);
   return pad ? `${tick} ${text} ${tick}` : `${tick}${text}${tick}`;
+}
+
+/**
+ * A key or name (from live state: raw) in a code span: its backslashes doubled, so a literal
+ * `\u202e` never reads as an escaped character (src/visible.ts).
+ */
+export function keySpan(key: string): string {
+  return codeSpan(visibleText(key));
 }
 
 /** Plain text in markdown: punctuation that could format, link, mention or open HTML escaped. */

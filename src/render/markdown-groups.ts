@@ -5,7 +5,8 @@
  */
 import type { PlanEntry } from "../engine/plan.js";
 import { projectOf } from "../engine/plan.js";
-import { codeSpan, htmlText, mdText, plural } from "./markdown-escape.js";
+import { htmlText, keySpan, mdText, plural } from "./markdown-escape.js";
+import { visibleText } from "../visible.js";
 
 export interface Group {
   /** The project slug; undefined for the group of users, teams and organizations. */
@@ -64,12 +65,14 @@ function restLabel(entries: readonly PlanEntry[]): string {
 
 /** The group's name in markdown (`project \`x\``). */
 export function groupLabel(g: Group): string {
-  return g.slug === undefined ? g.name : `project ${codeSpan(g.slug)}`;
+  return g.slug === undefined ? g.name : `project ${keySpan(g.slug)}`;
 }
 
 /** The group's name inside HTML (`project <code>x</code>`). */
 export function groupLabelHtml(g: Group): string {
-  return g.slug === undefined ? htmlText(g.name) : `project <code>${htmlText(g.slug)}</code>`;
+  return g.slug === undefined
+    ? htmlText(g.name)
+    : `project <code>${htmlText(visibleText(g.slug))}</code>`;
 }
 
 /** "3 to create, 1 to update, 2 tickets": the non-zero counts per action. */

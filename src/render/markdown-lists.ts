@@ -7,7 +7,7 @@
  */
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { fitList, fitListMin, share, type Item, type Tail } from "./budget.js";
-import { codeSpan, mdText, shorten } from "./markdown-escape.js";
+import { codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
 import { sortEntries } from "./markdown-groups.js";
 import { destruction, formatSource } from "./style.js";
 
@@ -87,7 +87,7 @@ export function warningsPart(plan: Plan, artifact: string): Part {
 
 /** `key` (field, field): an entry as a section names it. */
 function named(e: PlanEntry, fields: readonly string[]): Item {
-  const key = codeSpan(e.key);
+  const key = keySpan(e.key);
   if (e.action !== "update") return { text: key, name: key };
   return { text: `${key} (${mdText(shorten(fields.join(", "), 120))})`, name: key };
 }
@@ -168,8 +168,8 @@ export function ticketsPart(plan: Plan, artifact: string): Part {
     const src = formatSource(e.source);
     const mark = drift.has(e.key) ? " · drift already present" : "";
     return {
-      text: `- ${codeSpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${mdText(shorten(text, 300))}${mark}`,
-      name: codeSpan(e.key),
+      text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${mdText(shorten(text, 300))}${mark}`,
+      name: keySpan(e.key),
     };
   };
   const tickets = sortEntries(plan.entries.filter((e) => e.action === "ticket"));

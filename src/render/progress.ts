@@ -12,6 +12,7 @@ import { describeInconsistency, summaryLines, type SummaryFacts } from "./apply-
 import { LiveLine, type Terminal } from "./live-line.js";
 import { formatCount, formatDuration, PLAIN, type Style } from "./style.js";
 import { fitParts, shortenId, truncate, visibleWidth } from "./width.js";
+import { escapeHidden, escapeJsonText, visibleText } from "../visible.js";
 import { seg, whole, wrap } from "./wrap.js";
 
 export { formatDuration } from "./style.js";
@@ -162,7 +163,7 @@ export class HumanReporter {
         this.failed++;
         this.facts.failures.push({ id: e.id, message: e.message, durationMs: e.durationMs });
         // An outage fails every action in flight with one message: said once, at the end.
-        if (e.code !== "OUTAGE") this.print(`failed   ${e.id}: ${e.message}`, red);
+        if (e.code !== "OUTAGE") this.print(`failed   ${visibleText(e.id)}: ${e.message}`, red);
         break;
       case "action-skipped":
         this.skipped++;
@@ -202,8 +203,11 @@ export class HumanReporter {
   }
 
   /** `done     <id> (45 ms)`: on a terminal one line, the id's key cut if need be. */
-  private brief(head: string, id: string, tail: string): void {
+  private brief(head: string, rawId: string, rawTail: string): void {
     const width = this.o.width?.();
+    // Cut below without wrap(), which escapes what it lays out: escaped here.
+    const id = visibleText(rawId);
+    const tail = escapeHidden(rawTail);
     if (!this.o.compact || width === undefined) return this.print(`${head}${id}${tail}`);
     this.line?.clear();
     const room = width - head.length - visibleWidth(tail);
@@ -231,7 +235,8 @@ export class HumanReporter {
 /** One JSON object per event and line (`{"event":"action-done","time":…,…}`). */
 export function jsonEventLine(e: ApplyEvent, time: Date = new Date()): string {
   const { type, ...rest } = e;
-  return JSON.stringify({ event: type, time: time.toISOString(), ...rest });
+  // Read in CI logs by people too: hidden characters escaped (the same JSON value).
+  return escapeJsonText(JSON.stringify({ event: type, time: time.toISOString(), ...rest }));
 }
 
 export class JsonReporter {

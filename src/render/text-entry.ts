@@ -16,6 +16,7 @@
 import type { Action, PlanEntry } from "../engine/plan.js";
 import { ACTION_SYMBOL, formatSource, isEmptyValue, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
+import { visibleJson, visibleText } from "../visible.js";
 import { visibleWidth } from "./width.js";
 
 export interface EntryOptions {
@@ -52,9 +53,9 @@ export function paintOf(style: Style, action: Action): (s: string) => string {
   }
 }
 
-/** A value as the text plan shows it: JSON, `(none)` for absent. */
+/** A value as the text plan shows it: JSON (hidden characters as `\u202e`), `(none)` for absent. */
 export function textValue(v: unknown): string {
-  return v === undefined || v === null ? "(none)" : JSON.stringify(v);
+  return v === undefined || v === null ? "(none)" : visibleJson(v);
 }
 
 /** The note the engine writes for every create, and the one naming an update's fields. */
@@ -79,7 +80,7 @@ function header(e: PlanEntry, o: EntryOptions): Seg[] {
     return [
       seg(ACTION_SYMBOL.delete),
       seg(" "),
-      seg(e.key, style.bold),
+      seg(visibleText(e.key), style.bold),
       seg(` (${e.kind}) will be `),
       seg("DELETED", style.bold),
       ...mark,
@@ -87,7 +88,7 @@ function header(e: PlanEntry, o: EntryOptions): Seg[] {
   return [
     seg(ACTION_SYMBOL[e.action], paintOf(style, e.action)),
     seg(" "),
-    seg(e.key, style.bold),
+    seg(visibleText(e.key), style.bold),
     seg(" "),
     seg(`(${e.kind})`, style.dim),
     seg(` ${VERB[e.action]}`),

@@ -10,6 +10,7 @@
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
 import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
+import { visibleText } from "../visible.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 
 export interface TextOptions {
@@ -128,11 +129,14 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
     );
     for (const e of letters)
       out.push(
-        ...wrap([seg(`${ACTION_SYMBOL.ticket} `, style.magenta), seg(e.key, style.bold)], {
-          width,
-          lead: "  ",
-          hang: 2,
-        }),
+        ...wrap(
+          [seg(`${ACTION_SYMBOL.ticket} `, style.magenta), seg(visibleText(e.key), style.bold)],
+          {
+            width,
+            lead: "  ",
+            hang: 2,
+          },
+        ),
         ...letterLines(e, "    ", width, "Subject:"),
         "",
       );
@@ -142,7 +146,7 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
       out.push(...title("Not managed (no manifest declares them; never touched):", opts));
       for (const u of plan.unmanaged)
         out.push(
-          ...wrap([seg(`${u.key} (${u.kind}) `), seg(u.note, style.dim)], {
+          ...wrap([seg(`${visibleText(u.key)} (${u.kind}) `), seg(u.note, style.dim)], {
             width,
             lead: "  ",
             hang: 2,
@@ -197,12 +201,15 @@ export function deletesBlock(
   );
   for (const e of deletes)
     out.push(
-      ...wrap([seg(`${ACTION_SYMBOL.delete} `), seg(e.key, style.bold), seg(` (${e.kind})`)], {
-        width,
-        lead: "  ",
-        hang: 2,
-        line: style.red,
-      }),
+      ...wrap(
+        [seg(`${ACTION_SYMBOL.delete} `), seg(visibleText(e.key), style.bold), seg(` (${e.kind})`)],
+        {
+          width,
+          lead: "  ",
+          hang: 2,
+          line: style.red,
+        },
+      ),
     );
   return out;
 }

@@ -4,8 +4,12 @@
  * whole line (a long key, path, URL or JSON value) is broken after its slashes and commas,
  * and what still does not
  * fit overflows — continuation lines indented under the first. Each output line opens and
- * closes its own colours, so that every line stands alone (pagers, CI log viewers). Pure.
+ * closes its own colours, so that every line stands alone (pagers, CI log viewers). Every
+ * piece's hidden characters (bidi controls, zero-width, control codes: src/visible.ts)
+ * are escaped first: whatever is laid out here reaches a person, and none of it may reorder or
+ * disguise a line. Pure.
  */
+import { escapeHidden } from "../visible.js";
 import { visibleWidth } from "./width.js";
 
 /** A piece of a line and how it is painted (undefined: plain). */
@@ -48,7 +52,8 @@ function wordsOf(segs: readonly Seg[]): Word[] {
   let current: Word | undefined;
   let spaces = "";
   for (const s of segs) {
-    for (const piece of s.whole ? [s.text] : s.text.split(/( +)/)) {
+    const text = escapeHidden(s.text);
+    for (const piece of s.whole ? [text] : text.split(/( +)/)) {
       if (piece === "") continue;
       if (piece.startsWith(" ")) {
         spaces += piece;
