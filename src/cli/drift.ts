@@ -11,6 +11,7 @@
 import type { Command } from "commander";
 import type { GlobalOptions } from "./config.js";
 import { redact, registerSecret } from "./redact.js";
+import { join } from "node:path";
 import type { DriftFlags } from "../drift/options.js";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
@@ -43,7 +44,7 @@ export function registerDrift(program: Command): void {
     .option("--notify-timeout <seconds>", "per webhook attempt", "10")
     .option(
       "--state <file>",
-      "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json)",
+      "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json beside phctl.yaml)",
     )
     .option(
       "--adopt",
@@ -81,6 +82,15 @@ Examples:
         const { checkDriftFlags } = await import("../drift/options.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
+        // The state file is the config's, like the journal: beside phctl.yaml.
+        if (o.state === undefined) {
+          const [{ configDirOf }, { DEFAULT_STATE_FILE }] = await Promise.all([
+            import("../manifest/config-root.js"),
+            import("../drift/state.js"),
+          ]);
+          const dir = configDirOf(paths, process.cwd()) ?? process.cwd();
+          outputs.stateFile = join(dir, DEFAULT_STATE_FILE);
+        }
         for (const v of ["GITHUB_TOKEN", "PHCTL_GITLAB_TOKEN", "GITLAB_TOKEN"])
           registerSecret(process.env[v]);
         for (const u of outputs.notify) registerSecret(u);
