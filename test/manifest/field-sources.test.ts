@@ -123,4 +123,41 @@ describe("locateFields", () => {
       ),
     ).toEqual([[undefined]]);
   });
+
+  it("a list item read alone or its document whole: the same lines (comments, markers between)", () => {
+    const repos = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `      - name: r${i}\n# a comment at the margin, inside the item\n        issueTracking: disabled\n`,
+    );
+    const content = `${MANIFESTS}...\n---\n${MANIFESTS.split("---\n")[2]
+      .replace("name: tf-a", "name: big")
+      .replace(/ {4}repositories:\n[^]*?(?= {4}mirrors:)/, `    repositories:\n${repos.join("")}`)
+      .replace(/ {4}mirrors:\n[^]*$/, "")}`;
+    const r = loadManifestTexts([text("all.yaml", content)]);
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const lines = content.split("\n");
+    const repositories = kinds
+      .find((k) => k.kind === "Repository")!
+      .desired(r.state!)
+      .filter((d) => d.key.startsWith("project/big/"));
+    expect(repositories).toHaveLength(100);
+    const ask = (ds: typeof repositories) =>
+      locateFields(
+        ds.map((d) => ({
+          kind: "Repository",
+          key: d.key,
+          source: d.source!,
+          fields: ["issueTracking"],
+        })),
+        () => content,
+      ).map(([s]) => s?.line);
+    const expected = repositories.map((d) => {
+      const at = lines.indexOf(`      - name: ${d.key.split("/").at(-1)}`);
+      expect(lines[at + 2]).toBe("        issueTracking: disabled");
+      return at + 3;
+    });
+    expect(ask(repositories)).toEqual(expected); // 100 asked: the document read whole
+    expect(ask(repositories.slice(0, 3))).toEqual(expected.slice(0, 3)); // 3: each item alone
+  });
 });
