@@ -129,7 +129,7 @@ interface Ctx {
   state: DesiredState;
   /** Manifest directory. */
   dir: string;
-  /** Scratch directory: the children's cwd (their .phctl journal), exports. */
+  /** Scratch directory: the children's cwd, exports. */
   work: string;
   hook: string;
   log: (s: string) => void;

@@ -4,7 +4,7 @@
  * against `phctl serve` in a child process; the smoke test against an in-process server.
  */
 import { cpus } from "node:os";
-import { join } from "node:path";
+import { resolve } from "node:path";
 import type { ApiClient } from "../src/api/client.js";
 import { planGraph } from "../src/engine/apply.js";
 import { runPlanWithLive } from "../src/engine/run-plan.js";
@@ -21,7 +21,7 @@ export interface Children {
   token: string;
   /** The exit hook (serve.ts `writeExitHook`). */
   hook: string;
-  /** Their working directory (their `.phctl/journal.json`). */
+  /** Their working directory. */
   work: string;
 }
 
@@ -124,7 +124,8 @@ export async function emptyApplyRun(o: {
   const { plan } = await runPlanWithLive({ api: o.api, state: o.state, apiUrl: o.ch.url });
   const graph = planGraph(plan.entries);
   const planCalls = (await readLog(o.api)).length;
-  rmSync(join(o.ch.work, ".phctl"), { recursive: true, force: true });
+  // The journal of the apply below lives beside the config's phctl.yaml.
+  rmSync(resolve(o.ch.work, o.dir, ".phctl"), { recursive: true, force: true });
   const cpu0 = processCpuMs(o.serverPid);
   const { r, events, log } = await applyCli(o.ch, o.api, o.dir, o.concurrency);
   const serverCpuMs = processCpuMs(o.serverPid) - cpu0;

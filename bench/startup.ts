@@ -75,7 +75,11 @@ const COMMANDS: Command[] = [
   {
     name: "phctl plan examples (embedded server)",
     args: [MAIN, "plan", "examples"],
-    before: () => rmSync(join(work, ".phctl"), { recursive: true, force: true }),
+    // Beside phctl.yaml; an older build (--main) keeps it in the working directory.
+    before: () => {
+      for (const d of [".phctl", "examples/.phctl"])
+        rmSync(join(work, d), { recursive: true, force: true });
+    },
     expect: /to create/,
   },
 ];

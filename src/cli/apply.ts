@@ -111,7 +111,7 @@ export function registerApply(program: Command): void {
     )
     .option(
       "--journal <file>",
-      "the apply journal (default: journal in phctl.yaml, else .phctl/journal.jsonl); keep it between CI runs",
+      "the apply journal (default: journal in phctl.yaml, else .phctl/journal.jsonl beside phctl.yaml); keep it between CI runs",
     )
     .option(
       "--reviewed <plan.json>",

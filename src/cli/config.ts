@@ -3,14 +3,15 @@
  * `PHCTL_API_URL`, the token from `PHCTL_TOKEN` or `--token-file` (never a flag value, which
  * would land in shell history), `--git-api-url` / `PHCTL_GIT_API_URL` with
  * `PHCTL_GIT_TOKEN` for the delivery-metrics API. With no API URL at all, `connect()` starts
- * the reference server in-process on `.phctl/embedded.sqlite` and says so on stderr.
+ * the reference server in-process on `.phctl/embedded.sqlite` beside phctl.yaml (settings.ts
+ * `stateDirOf`) and says where on stderr.
  * The client-side throttle: `--max-rps`, else `PHCTL_MAX_RPS`, else phctl.yaml's `maxRps`
  * (the one the command read; for api, export and doctor the working directory's).
  *
  * `connect()` is what every command that talks to the service uses (api, plan, apply, …).
  */
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { ApiClient, type ClientOptions } from "../api/client.js";
 import type { ClientEvent } from "../api/request.js";
 import { resolveNetwork, type NetworkSettings } from "../api/network.js";
@@ -147,8 +148,10 @@ export interface ConnectOptions {
   /** Where stderr lines go (default process.stderr); every line is redacted. */
   stderr?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
-  /** Directory that holds `.phctl/` (default the working directory). */
+  /** The working directory (default process.cwd()): its phctl.yaml is asked when unsaid. */
   cwd?: string;
+  /** `.phctl/` of the config (settings.ts `stateDirOf`); default `.phctl` in `cwd`. */
+  stateDir?: string;
   /** Parent organization of the embedded server's token (default acme; phctl.yaml's). */
   organization?: string;
   /** Extra client options (commands and tests). */
@@ -256,7 +259,8 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
     };
   }
 
-  const dir = join(o.cwd ?? process.cwd(), ".phctl");
+  const cwd = o.cwd ?? process.cwd();
+  const dir = o.stateDir ?? join(cwd, ".phctl");
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -273,8 +277,9 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
     ...(profile ? { apiProfile: profile } : {}),
   });
   const url = await server.listen(0, "127.0.0.1");
+  const shown = relative(cwd, join(dir, "embedded.sqlite")).split(sep).join("/");
   write(
-    `phctl: no API URL configured (--api-url or PHCTL_API_URL): using the embedded reference server on .phctl/embedded.sqlite`,
+    `phctl: no API URL configured (--api-url or PHCTL_API_URL): using the embedded reference server on ${shown}`,
   );
   // The embedded server is on loopback: never through a proxy.
   const network = resolveNetwork({ ...(o.env ? { env: o.env } : {}), noProxy: true });

@@ -14,6 +14,7 @@ import { redact, redactValue, registerSecret } from "../secrets.js";
 import { outageTimeoutOption } from "./outage-timeout.js";
 import type { DriftFlags } from "./drift-flags.js";
 import { escapeHiddenLines } from "../visible.js";
+import { join } from "node:path";
 
 const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 const shellWord = (s: string) => (/^[\w./+@=:-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
@@ -46,7 +47,7 @@ export function registerDrift(program: Command): void {
     .option("--notify-timeout <seconds>", "per webhook attempt", "10")
     .option(
       "--state <file>",
-      "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json)",
+      "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json beside phctl.yaml)",
     )
     .option(
       "--adopt",
@@ -84,6 +85,15 @@ Examples:
         const { checkDriftFlags } = await import("./drift-flags.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
+        // The state file is the config's, like the journal: beside phctl.yaml.
+        if (o.state === undefined) {
+          const [{ configDirOf }, { DEFAULT_STATE_FILE }] = await Promise.all([
+            import("../manifest/config-root.js"),
+            import("../drift/state.js"),
+          ]);
+          const dir = configDirOf(paths, process.cwd()) ?? process.cwd();
+          outputs.stateFile = join(dir, DEFAULT_STATE_FILE);
+        }
         for (const u of outputs.notify) registerSecret(u);
         const delivering = outputs.report || outputs.notify.length > 0 || outputs.metricsFile;
         const deliver = async (

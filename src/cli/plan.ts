@@ -45,7 +45,7 @@ export function registerPlan(program: Command): void {
     )
     .option(
       "--journal <file>",
-      "the apply journal to read (welcome mails earlier applies owe); default: phctl.yaml's, else .phctl/journal.jsonl",
+      "the apply journal to read (welcome mails earlier applies owe); default: phctl.yaml's, else .phctl/journal.jsonl beside it",
     )
     .option(
       "--base <dir>",

@@ -1,14 +1,15 @@
 /**
  * Where an apply's journal lives and what it tells the next run: `--journal` (relative to
  * the working directory), else `journal:` in phctl.yaml (relative to phctl.yaml's
- * directory), else `.phctl/journal.jsonl` in the working directory. CI keeps it between
+ * directory), else `.phctl/journal.jsonl` beside phctl.yaml. CI keeps it between
  * runs (a cache or artifact) so that phctl knows the queued jobs and welcome mails of
  * earlier applies; without it, phctl says what it cannot know.
  */
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { userError } from "../errors.js";
 import { readJournal, type JournalData } from "../engine/journal.js";
 import { NO_JOURNAL, type JournalFacts } from "../engine/read-context.js";
+import { stateDirOf } from "../manifest/settings.js";
 import type { DesiredState } from "../manifest/types.js";
 
 export function journalFileOf(
@@ -19,7 +20,7 @@ export function journalFileOf(
   if (flag) return resolve(cwd, flag);
   const { journal, source } = state.config;
   if (journal) return resolve(cwd, source ? dirname(source.file) : ".", journal);
-  return resolve(cwd, ".phctl", "journal.jsonl");
+  return join(stateDirOf(state.config, cwd), "journal.jsonl");
 }
 
 /** The journal of `apiUrl` in `file`, if there is one (a journal of another service is none). */

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import type { Ajv } from "ajv";
 import { userError, type PhctlError } from "../errors.js";
 import { staleObjects, type StaleObject } from "../engine/guards.js";
-import { Plan, type PlanEntry } from "../engine/plan.js";
+import { Plan, PLAN_FORMAT_VERSION, type PlanEntry } from "../engine/plan.js";
 import type { PlanResult } from "../engine/run-plan.js";
 import type { DesiredState } from "../manifest/types.js";
 import { redactValue } from "../secrets.js";
@@ -59,6 +59,13 @@ export function readSavedPlan(file: string): Plan {
   // ajv is loaded here, not at import: apply and comment start without it.
   const mod = createRequire(import.meta.url)("ajv") as { default: new (o: object) => Ajv };
   const validate = new mod.default({ strict: false, allErrors: false }).compile(Plan);
+  // Another format (another phctl made it): say so, not which field the schema misses.
+  const made = data as { formatVersion?: unknown; phctlVersion?: unknown } | null;
+  if (typeof made?.formatVersion === "number" && made.formatVersion !== PLAN_FORMAT_VERSION)
+    throw userError(
+      "BAD_PLAN",
+      `${file} is a plan of format ${made.formatVersion}, made by ${typeof made.phctlVersion === "string" ? `phctl ${made.phctlVersion}` : "another phctl"}; this phctl reads format ${PLAN_FORMAT_VERSION}: make the plan again with this phctl (phctl plan --out)`,
+    );
   if (!validate(data)) {
     const first = validate.errors?.[0];
     throw userError(
@@ -106,9 +113,13 @@ const remake = (file: string) =>
 /**
  * Everything that decides what an entry does: two plans agree when these are equal. Both
  * sides are masked first: the saved plan holds its live (and desired) values masked, the
- * fresh plan the real ones.
+ * fresh plan the real ones. Not where the manifests say it: file paths are relative to
+ * where each plan was made.
  */
-const what = (e: PlanEntry) => entriesDigest([redactValue([e.action, e.key, e.after, e.changes])]);
+const what = (e: PlanEntry) =>
+  entriesDigest([
+    redactValue([e.action, e.key, e.after, e.changes.map((c) => [c.field, c.before, c.after])]),
+  ]);
 
 /** Read a saved plan among the arguments and check its own integrity; undefined without one. */
 export function prepareSaved(

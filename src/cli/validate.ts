@@ -10,6 +10,7 @@ import {
   sortDiagnostics,
   summarize,
 } from "../manifest/diagnostics.js";
+import { defaultConfigDir } from "../manifest/config-root.js";
 import { apiProfileOf } from "../manifest/settings.js";
 import { loadManifests } from "../manifest/load.js";
 import type { Diagnostic } from "../manifest/types.js";
@@ -31,13 +32,16 @@ export function registerValidate(program: Command): void {
   program
     .command("validate")
     .description("check manifests (YAML syntax, schemas, cross-references) without the network")
-    .argument("[paths...]", "manifest files or directories", ["."])
+    .argument(
+      "[paths...]",
+      "manifest files or directories (default: the directory holding phctl.yaml: this one, one above, or one below)",
+    )
     .option("--format <format>", `output: ${FORMATS.join(", ")}`, "text")
     .addHelpText(
       "after",
       `
 Examples:
-  phctl validate                       # the config repository in the current directory
+  phctl validate                       # the config directory: here, above or one below
   phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
   phctl validate projects/tfa.yaml --format json   # {diagnostics, summary} for CI`,
     )
@@ -48,6 +52,11 @@ Examples:
           `--format must be one of ${FORMATS.join(", ")} (got ${o.format})`,
         );
       const format = o.format as Format;
+      if (paths.length === 0) {
+        const dir = defaultConfigDir(process.cwd(), "validate");
+        if (dir !== ".") process.stderr.write(`phctl: validating ${dir} (it holds phctl.yaml)\n`);
+        paths = [dir];
+      }
       const loaded = await loadManifests(paths);
       const { files } = loaded;
       // The API profile phctl.yaml names is checked too: plan would stop on it.

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { join } from "node:path";
 import type { QueueKind } from "../api/route-def.js";
 import { PhctlError } from "../errors.js";
 import { nodeId, type NodeId } from "./graph.js";
@@ -86,9 +85,6 @@ export type Line = { at: string } & (
   | { failed: NodeId; message: string }
   | { finished: true }
 );
-
-export const journalPath = (cwd: string = process.cwd()): string =>
-  join(cwd, ".phctl", "journal.jsonl");
 
 /** A short hash of what a plan does, to recognise it again. */
 export function planDigest(entries: readonly PlanEntry[]): string {

@@ -36,7 +36,6 @@ import type { PlanEntry } from "./plan.js";
 
 export {
   JOURNAL_FORMAT_VERSION,
-  journalPath,
   planDigest,
   readJournal,
   type InFlightJob,

@@ -8,7 +8,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { StringEnum } from "../api/schemas.js";
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: a changed field carries its own manifest line (`changes[].source`). */
+export const PLAN_FORMAT_VERSION = 2;
 
 export const ACTIONS = ["create", "update", "delete", "ticket", "blocked"] as const;
 /** What apply will do with an entry; `ticket` and `blocked` are never sent to the API. */
@@ -25,7 +26,18 @@ export const SourceRef = Type.Object(
 export type SourceRef = Static<typeof SourceRef>;
 
 export const FieldChange = Type.Object(
-  { field: Type.String(), before: Type.Unknown(), after: Type.Unknown() },
+  {
+    field: Type.String(),
+    before: Type.Unknown(),
+    after: Type.Unknown(),
+    source: Type.Optional(
+      Type.Object(SourceRef.properties, {
+        additionalProperties: false,
+        description:
+          "the field's own line in the manifests (absent when the manifest leaves the field to its default)",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type FieldChange = Static<typeof FieldChange>;
@@ -39,7 +51,10 @@ export const PlanEntry = Type.Object(
     after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
     changes: Type.Array(FieldChange, { description: "changed fields (update, ticket, blocked)" }),
     reason: Type.String({ description: "for people; apply never decides on it" }),
-    source: Type.Union([SourceRef, Type.Null()]),
+    source: Type.Union([SourceRef, Type.Null()], {
+      description:
+        "the object's declaration; for an entry that changes fields, the first changed field's own line",
+    }),
     dependsOn: Type.Array(Type.String(), { description: "keys that must be applied first" }),
     destructive: Type.Boolean({ description: "removes data or access" }),
     ticket: Type.Optional(

@@ -15,6 +15,7 @@ import { kinds as allKinds } from "../kinds/index.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { readLive, type LiveRead } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
+import { locateChanges } from "./change-sources.js";
 import { buildPlan } from "./planner.js";
 import { checkOrganization } from "./organization-check.js";
 import { readOrganizations, type LiveOrganization } from "./readers.js";
@@ -177,6 +178,8 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
       live = await read();
       continue;
     }
+    // Each changed field at its own line: its files read again, the load keeps no such detail.
+    locateChanges(plan.entries);
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import type { Document, LineCounter, Node } from "yaml";
 import { makeDiagnostic } from "./diagnostics.js";
+import { unresolvedAlias } from "./yaml-aliases.js";
 import { MAX_DEPTH } from "./yaml-rules.js";
 import type { ParsedDocument, ParseOptions } from "./parse.js";
 import type { DocHandle, FieldPath } from "./positions.js";
@@ -169,21 +170,24 @@ export function readFull(
     try {
       value = doc.toJS({ maxAliasCount: max });
     } catch (e) {
+      const alias = unresolvedAlias(yaml(), doc, parsed, (o) => handle.sourceAt(o).line);
       const excessive = e instanceof ReferenceError && /alias/i.test(e.message);
       diagnostics.push(
-        excessive
-          ? makeDiagnostic(
-              "error",
-              "alias-limit",
-              handle.start,
-              `aliases expand too much (more than ${max} expansions); refusing a possible alias bomb`,
-            )
-          : makeDiagnostic(
-              "error",
-              "yaml-syntax",
-              handle.start,
-              `invalid YAML: ${(e as Error).message}`,
-            ),
+        alias
+          ? makeDiagnostic("error", "yaml-alias", handle.sourceAt(alias.offset), alias.message)
+          : excessive
+            ? makeDiagnostic(
+                "error",
+                "alias-limit",
+                handle.start,
+                `aliases expand too much (more than ${max} expansions); refusing a possible alias bomb`,
+              )
+            : makeDiagnostic(
+                "error",
+                "yaml-syntax",
+                handle.start,
+                `invalid YAML: ${(e as Error).message}`,
+              ),
       );
       continue;
     }

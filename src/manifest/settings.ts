@@ -63,10 +63,20 @@ export function apiProfileOf(config: ManifestConfig): string | undefined {
 }
 
 /**
+ * The directory of phctl's own files (`.phctl/`: the embedded server's database, the apply
+ * journal and its lock, the drift state), absolute: beside phctl.yaml, whatever the working
+ * directory — so an apply from the repository root and a plan from inside the config use
+ * the same ones; in the working directory when no phctl.yaml was read.
+ */
+export function stateDirOf(config: ManifestConfig | undefined, cwd = process.cwd()): string {
+  return resolve(cwd, config?.source ? dirname(config.source.file) : ".", ".phctl");
+}
+
+/**
  * What phctl.yaml says about the service, as every command that read it passes it to
  * `connect()`: the parent organization, the CA file, the API profile, the throttle (null:
- * this phctl.yaml names none, so the working directory's is not asked) and how long an
- * outage is waited out (ms; its default when unset).
+ * this phctl.yaml names none, so the working directory's is not asked), how long an outage
+ * is waited out (ms; its default when unset), and where `.phctl/` is.
  */
 export function serviceOf(config: ManifestConfig): {
   organization?: string;
@@ -74,9 +84,11 @@ export function serviceOf(config: ManifestConfig): {
   apiProfile: string | null;
   maxRps: number | null;
   outageTimeout: number;
+  stateDir: string;
 } {
   const caFile = caFileOf(config);
   return {
+    stateDir: stateDirOf(config),
     ...(config.organization ? { organization: config.organization } : {}),
     ...(caFile !== undefined ? { caFile } : {}),
     apiProfile: apiProfileOf(config) ?? null,

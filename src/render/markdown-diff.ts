@@ -7,15 +7,24 @@
  */
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
-import { formatSource, formatValue, isEmptyValue } from "./style.js";
+import { formatSource, formatValue, isEmptyValue, ownLine } from "./style.js";
 import { visibleText } from "../visible.js";
 
 const DRIFT = "  (drift)";
 
-/** `+   field: value  (drift)`, the value shortened so the line stays within the cap. */
-function fieldLine(sign: string, field: string, value: unknown, drift: boolean): string {
+/**
+ * `+   field: value  (drift)  # line 12`, the value shortened so the line stays within the
+ * cap; `line`: the field's own line when it is not its entry's.
+ */
+function fieldLine(
+  sign: string,
+  field: string,
+  value: unknown,
+  drift: boolean,
+  line?: number,
+): string {
   const head = oneLine(`${sign}   ${field}: `);
-  const tail = drift ? DRIFT : "";
+  const tail = `${drift ? DRIFT : ""}${line !== undefined ? `  # line ${line}` : ""}`;
   const room = Math.max(12, CODE_LINE_CAP - head.length - tail.length);
   return codeLine(`${head}${shorten(oneLine(formatValue(value)), room)}${tail}`);
 }
@@ -43,7 +52,7 @@ export function entryLines(e: PlanEntry, drift: boolean): string[] {
           const old = c.before === null || c.before === undefined;
           return [
             ...(old ? [] : [fieldLine("-", c.field, c.before, mark)]),
-            fieldLine("+", c.field, c.after, mark),
+            fieldLine("+", c.field, c.after, mark, ownLine(c, e)),
           ];
         }),
       ];

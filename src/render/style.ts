@@ -78,6 +78,17 @@ export function formatSource(s: { file: string; line: number } | null | undefine
   return s ? `${s.file}:${s.line}` : "";
 }
 
+/**
+ * The line of a changed field when it is not its entry's (the entry names the first changed
+ * field's line; every other field shows its own).
+ */
+export function ownLine(
+  c: { source?: { line: number } },
+  e: { source: { line: number } | null },
+): number | undefined {
+  return c.source && c.source.line !== e.source?.line ? c.source.line : undefined;
+}
+
 /** A value no rendering needs to show on a created object: absent, null, "", [] or {}. */
 export function isEmptyValue(v: unknown): boolean {
   if (v === undefined || v === null || v === "") return true;

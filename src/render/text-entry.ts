@@ -3,8 +3,10 @@
  *
  *     + project/tf-a/repo/tf-a-tests (Repository) will be created
  *       projects/tf-a.yaml:41                          ← the manifest line, dim, its own line
+ *                                                        (an update's: its first changed field's)
  *         + name: "tf-a-tests"
  *         ~ description: "Old text" → "New text"       ← one line when it fits, else:
+ *         ~ title: "A" → "B"  (line 12)                ← a further field on a line of its own
  *         ~ description:
  *             "Old text"
  *           → "Reference secure-world software for Armv8-A …"
@@ -14,7 +16,7 @@
  * A ticket shows its subject; its letter comes after the plan unless `showTickets`.
  */
 import type { Action, PlanEntry } from "../engine/plan.js";
-import { ACTION_SYMBOL, formatSource, isEmptyValue, type Style } from "./style.js";
+import { ACTION_SYMBOL, formatSource, isEmptyValue, ownLine, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 import { visibleJson, visibleText } from "../visible.js";
 import { visibleWidth } from "./width.js";
@@ -109,10 +111,15 @@ function fieldLines(mark: Seg, field: string, value: unknown, o: EntryOptions): 
 function changeLines(
   mark: Seg,
   c: PlanEntry["changes"][number],
+  e: PlanEntry,
   drift: boolean,
   o: EntryOptions,
 ): string[] {
-  const note = drift ? [seg("  (drift)", o.style.dim)] : [];
+  const line = ownLine(c, e);
+  const note = [
+    ...(drift ? [seg("  (drift)", o.style.dim)] : []),
+    ...(line !== undefined ? [seg(`  (line ${line})`, o.style.dim)] : []),
+  ];
   const before = textValue(c.before);
   const after = textValue(c.after);
   const one = [mark, seg(` ${c.field}: ${before} → ${after}`), ...note];
@@ -160,7 +167,7 @@ export function entryLines(e: PlanEntry, o: EntryOptions): string[] {
   for (const c of e.changes) {
     if (e.action === "create") {
       if (!isEmptyValue(c.after)) lines.push(...fieldLines(mark, c.field, c.after, o));
-    } else lines.push(...changeLines(mark, c, drift.has(c.field), o));
+    } else lines.push(...changeLines(mark, c, e, drift.has(c.field), o));
   }
   if (e.blocked)
     lines.push(...wrapText(`reason: ${e.blocked.reason}`, { width, lead: "      ", hang: 2 }));

@@ -112,7 +112,7 @@ describe("phctl apply against phctl's reference server", () => {
     const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
     expect(plan.stdout).toMatch(/^No changes\./);
     expect(plan.code).toBe(0);
-    const journal = readJournal(join(dir, ".phctl/journal.jsonl"))!;
+    const journal = readJournal(join(dir, "examples/.phctl/journal.jsonl"))!;
     expect(journal).toMatchObject({ status: "finished", inFlight: [], failed: [] });
   });
 
@@ -250,7 +250,7 @@ describe("phctl apply against phctl's reference server", () => {
       });
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
       // Kill once queued jobs are in flight and nothing else is moving (the journal is still).
-      const file = join(work, ".phctl/journal.jsonl");
+      const file = join(work, "examples/.phctl/journal.jsonl");
       let last = "";
       let stillSince = performance.now();
       for (;;) {
@@ -300,14 +300,16 @@ describe("phctl apply against phctl's reference server", () => {
 });
 
 describe("the embedded default", () => {
-  it("applies the examples to .phctl/embedded.sqlite in a fresh directory; plan then shows no changes", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "phctl-embedded-"));
+  it("applies the examples to examples/.phctl/embedded.sqlite in a fresh directory; plan then shows no changes", async () => {
+    const cwd = workdir();
     const env = { PHCTL_API_URL: undefined, PHCTL_TOKEN: undefined };
-    const r = await phctl(["apply", EXAMPLES, "--auto-approve"], env, cwd);
-    expect(r.stderr).toContain("using the embedded reference server on .phctl/embedded.sqlite");
+    const r = await phctl(["apply", "examples", "--auto-approve"], env, cwd);
+    expect(r.stderr).toContain(
+      "using the embedded reference server on examples/.phctl/embedded.sqlite",
+    );
     expect(r.code).toBe(0);
-    expect(existsSync(join(cwd, ".phctl/embedded.sqlite"))).toBe(true);
-    const plan = await phctl(["plan", EXAMPLES, "--detailed-exitcode"], env, cwd);
+    expect(existsSync(join(cwd, "examples/.phctl/embedded.sqlite"))).toBe(true);
+    const plan = await phctl(["plan", "examples", "--detailed-exitcode"], env, cwd);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^No changes\./);
   });

@@ -201,7 +201,7 @@ describe("reporting that fails leaves the exit code as the drift says", () => {
 
   it("no token is ever sent, written or printed", () => {
     const sent = JSON.stringify([seen, issues(), comments(), hook.raw]);
-    const written = readFileSync(join(c.dir, "drift.prom"), "utf8") + readFileSync(join(c.dir, ".phctl/drift-state.json"), "utf8"); // prettier-ignore
+    const written = readFileSync(join(c.dir, "drift.prom"), "utf8") + readFileSync(join(c.dir, "examples/.phctl/drift-state.json"), "utf8"); // prettier-ignore
     expect(sent).toContain("leaked ***");
     for (const secret of [
       TOKENS.admin.secret,

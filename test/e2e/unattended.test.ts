@@ -173,9 +173,9 @@ describe("the welcome mail is an action of its own", () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/failed +create user\/jdoe\/welcome/);
       expect(welcomes(t)).toHaveLength(0);
-      expect(readJournal(join(dir, ".phctl/journal.jsonl"))!.owed.map((e) => e.key)).toEqual([
-        "user/jdoe/welcome",
-      ]);
+      expect(
+        readJournal(join(dir, "examples/.phctl/journal.jsonl"))!.owed.map((e) => e.key),
+      ).toEqual(["user/jdoe/welcome"]);
       const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
       expect(plan.code).toBe(2);
       expect(plan.stdout).toContain("user/jdoe/welcome (WelcomeMail)");
@@ -221,7 +221,7 @@ describe("no create is sent twice", () => {
       const first = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
       expect(first.code).toBe(1);
       expect(first.stdout).toContain("still open");
-      const journal = readJournal(join(dir, ".phctl/journal.jsonl"))!;
+      const journal = readJournal(join(dir, "examples/.phctl/journal.jsonl"))!;
       expect(journal.inFlight.length).toBeGreaterThan(0);
       edit(join(dir, "examples/phctl.yaml"), "queueTimeout: 500ms", "queueTimeout: 10m");
       const second = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
@@ -245,7 +245,7 @@ describe("no create is sent twice", () => {
     try {
       const dir = workdir();
       const { child, exited } = applyInBackground(t, dir);
-      const file = join(dir, ".phctl/journal.jsonl");
+      const file = join(dir, "examples/.phctl/journal.jsonl");
       for (;;) {
         await new Promise((r) => setTimeout(r, 100));
         const j = existsSync(file) ? readJournal(file) : undefined;
@@ -276,7 +276,7 @@ describe("one apply at a time", () => {
     try {
       const dir = workdir();
       const { child, exited } = applyInBackground(t, dir);
-      while (!existsSync(join(dir, ".phctl/journal.jsonl.lock")))
+      while (!existsSync(join(dir, "examples/.phctl/journal.jsonl.lock")))
         await new Promise((r) => setTimeout(r, 20));
       const second = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
       expect(second.code).toBe(1);
@@ -287,7 +287,7 @@ describe("one apply at a time", () => {
       );
       expect(await exited).toBe(0);
       expect(acceptedTwice(t.server.requestLog)).toEqual([]);
-      expect(existsSync(join(dir, ".phctl/journal.jsonl.lock"))).toBe(false);
+      expect(existsSync(join(dir, "examples/.phctl/journal.jsonl.lock"))).toBe(false);
     } finally {
       await t.close();
     }
@@ -297,9 +297,9 @@ describe("one apply at a time", () => {
     const t = await startServer();
     try {
       const dir = workdir();
-      mkdirSync(join(dir, ".phctl"));
+      mkdirSync(join(dir, "examples/.phctl"));
       writeFileSync(
-        join(dir, ".phctl/journal.jsonl.lock"),
+        join(dir, "examples/.phctl/journal.jsonl.lock"),
         JSON.stringify({
           host: hostname(),
           pid: 2 ** 22 + 17,
@@ -309,7 +309,7 @@ describe("one apply at a time", () => {
       );
       const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), dir);
       expect(r.stderr).toContain(
-        `phctl: took over the lock ${join(dir, ".phctl/journal.jsonl.lock")} of pid ${2 ** 22 + 17} (started yesterday), which is no longer running`,
+        `phctl: took over the lock ${join(dir, "examples/.phctl/journal.jsonl.lock")} of pid ${2 ** 22 + 17} (started yesterday), which is no longer running`,
       );
       expect(r.code).toBe(0);
     } finally {

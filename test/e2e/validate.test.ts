@@ -183,7 +183,7 @@ describe("phctl schema", () => {
     const r = await phctl(["schema", "projct"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project (did you mean project?)\n",
+      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, plan, api-profile, openapi (did you mean project?)\n",
     );
   });
 });

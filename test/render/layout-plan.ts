@@ -61,11 +61,18 @@ const entries: PlanEntry[] = [
         before: "Old text",
         after:
           "Reference implementation of secure-world software for Armv8-A, Armv9-A and Armv7-A class processors",
+        source: { file: TFA, line: 10, column: 3 },
       },
-      { field: "title", before: "TF-A", after: "Trusted Firmware-A" },
+      {
+        field: "title",
+        before: "TF-A",
+        after: "Trusted Firmware-A",
+        source: { file: TFA, line: 9, column: 3 },
+      },
     ],
     reason: "description, title differ",
-    source: { file: TFA, line: 3, column: 1 },
+    // Located (engine/change-sources.ts): the first changed field in the file.
+    source: { file: TFA, line: 9, column: 3 },
     dependsOn: [],
     destructive: false,
   },

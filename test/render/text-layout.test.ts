@@ -38,9 +38,10 @@ describe("text plan layout", () => {
   it("puts the location on its own line and long values on lines of their own", () => {
     const lines = renderText(layoutPlan(), { width: 80 }).split("\n");
     const head = lines.findIndex((l) => l.startsWith("  ~ project/trusted-firmware-a (Project)"));
-    expect(lines[head + 1]).toBe("    projects/trusted-firmware-a.yaml:3");
+    // The entry at its first changed field's line (title, 9); description shows its own.
+    expect(lines[head + 1]).toBe("    projects/trusted-firmware-a.yaml:9");
     expect(lines.slice(head + 2, head + 6)).toEqual([
-      "      ~ description:",
+      "      ~ description:  (line 10)",
       '          "Old text"',
       '        → "Reference implementation of secure-world software for Armv8-A,',
       '          Armv9-A and Armv7-A class processors"',

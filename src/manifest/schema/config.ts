@@ -86,7 +86,7 @@ export const ConfigDocument = Strict(
       Type.String({
         minLength: 1,
         ...about(
-          "The apply journal (JSON Lines), relative to this file's directory; keep it between CI runs so that phctl knows the queued jobs and welcome mails of earlier applies; --journal wins (default .phctl/journal.jsonl in the working directory).",
+          "The apply journal (JSON Lines), relative to this file's directory; keep it between CI runs so that phctl knows the queued jobs and welcome mails of earlier applies; --journal wins (default .phctl/journal.jsonl beside this file).",
           ".phctl/journal.jsonl",
         ),
       }),

@@ -1,0 +1,54 @@
+/**
+ * Each changed field of a plan at its own manifest line (src/manifest/field-sources.ts): a
+ * change carries `source`, and an entry that changes fields is located at the first of them
+ * in the file — what a reviewer opens and an annotation marks. Entries that change no field
+ * (creates, deletes) keep their object's line.
+ */
+import { readFileSync } from "node:fs";
+import { decodeYamlBytes } from "../manifest/decode.js";
+import { locateFields } from "../manifest/field-sources.js";
+import type { Source } from "../manifest/types.js";
+import type { PlanEntry, SourceRef } from "./plan.js";
+
+/** A manifest file's text as the loader decodes it, from the working directory. */
+export function readManifestText(file: string): string | undefined {
+  try {
+    const d = decodeYamlBytes(readFileSync(file));
+    return d.ok ? d.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ref = (s: Source): SourceRef => ({ file: s.file, line: s.line, column: s.column });
+const earlier = (a: SourceRef, b: SourceRef) =>
+  a.line < b.line || (a.line === b.line && (a.column ?? 1) < (b.column ?? 1));
+
+/** Locate the changed fields of `entries` in place; `read` gives a manifest's text. */
+export function locateChanges(
+  entries: PlanEntry[],
+  read: (file: string) => string | undefined = readManifestText,
+): void {
+  const asked = entries.filter((e) => e.changes.length > 0 && e.source && e.action !== "create");
+  if (asked.length === 0) return;
+  const found = locateFields(
+    asked.map((e) => ({
+      kind: e.kind,
+      key: e.key,
+      source: { ...e.source!, column: e.source!.column ?? 1 },
+      fields: e.changes.map((c) => c.field),
+    })),
+    read,
+  );
+  asked.forEach((e, i) => {
+    let first: SourceRef | undefined;
+    e.changes = e.changes.map((c, j) => {
+      const at = found[i][j];
+      if (!at) return c;
+      const source = ref(at);
+      if (!first || earlier(source, first)) first = source;
+      return { ...c, source };
+    });
+    if (first) e.source = first;
+  });
+}
