@@ -24,6 +24,15 @@ import type { WireOutcome } from "./transport.js";
  * limit (10 retries = 11 attempts), so it waits at the gate instead of failing.
  */
 export const OUTAGE_THRESHOLD = 10;
+/**
+ * A run of trouble that lasts closes the gate too, when it has at least OUTAGE_MIN_RUN
+ * outcomes over OUTAGE_WINDOW_MS: a lone caller (the first read of a plan, `phctl api`)
+ * retrying with backoff against a dead address would otherwise take its ~20 s of retries
+ * before the outage deadline even starts, whatever `--outage-timeout` says. A false close
+ * under random faults costs one probe, a few hundred ms.
+ */
+export const OUTAGE_MIN_RUN = 3;
+export const OUTAGE_WINDOW_MS = 1_000;
 /** First wait before a probe, ms; doubles per probe up to `PROBE_MAX_MS`. */
 export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
@@ -81,6 +90,8 @@ export class OutageGate {
   #state: "open" | "closed" | "gave-up" = "open";
   #epoch = 0;
   #run = 0;
+  /** When the current run of trouble began (performance.now()). */
+  #runSince = 0;
   #closedAt = 0;
   #probes = 0;
   #last = "";
@@ -151,8 +162,15 @@ export class OutageGate {
     }
     this.#last = trouble;
     this.#proxy = outcome.kind === "failure" ? outcome.proxy : undefined;
-    if (this.#state === "open" && ++this.#run >= OUTAGE_THRESHOLD)
+    if (this.#state !== "open") return trouble;
+    const now = performance.now();
+    if (this.#run++ === 0) this.#runSince = now;
+    if (this.#run >= OUTAGE_THRESHOLD)
       this.close(`${OUTAGE_THRESHOLD} requests in a row got no answer`);
+    else if (this.#run >= OUTAGE_MIN_RUN && now - this.#runSince >= OUTAGE_WINDOW_MS)
+      this.close(
+        `${this.#run} requests in a row over ${Math.round((now - this.#runSince) / 100) / 10} s got no answer`,
+      );
     return trouble;
   }
 

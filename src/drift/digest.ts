@@ -1,13 +1,14 @@
 /**
  * Whether the drift changed since the last run. Two digests say it: the plan hash
- * (changesDigest: what apply would send; the hash people see) and the live digest, of the
- * live values of the drifted fields — so that a field that drifted to "A" and is "B" on the
- * next run is a change although apply would send the same. Only what the drift says counts:
+ * (changesDigest: what apply would send and the live values it changes; the hash people see)
+ * and the live digest, of the live values of the drifted fields — which an issue kept by a
+ * phctl whose plan hash left live values out still needs to see that a field that drifted to
+ * "A" is "B" on the next run. Only what the drift says counts:
  * a deleted object's other live fields (timestamps, counters) are not drift, and a list of
  * plain values is compared as a set (the service need not list them in the same order twice).
  */
 import type { PlanEntry } from "../engine/plan.js";
-import { canonical, changesDigest, sha256 } from "../engine/reviewed.js";
+import { asSet, canonical, changesDigest, sha256 } from "../engine/reviewed.js";
 
 /** The digests of one run's drift, as the issue body and the state file keep them. */
 export interface DriftDigests {
@@ -17,25 +18,10 @@ export interface DriftDigests {
   live?: string;
 }
 
-const isScalar = (v: unknown) => v === null || typeof v !== "object";
-
-/** A value as the drift compares it: lists of plain values in one order. */
-function normalised(v: unknown): unknown {
-  if (Array.isArray(v))
-    return v.every(isScalar)
-      ? [...v].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
-      : v.map(normalised);
-  if (v !== null && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalised(x)]));
-  return v;
-}
-
 /** sha256 (hex) of the live values of the drifted fields (update, ticket, blocked entries). */
 export function liveDigest(entries: readonly PlanEntry[]): string {
   const live = entries
-    .flatMap((e) =>
-      e.changes.map((c) => ({ key: e.key, field: c.field, live: normalised(c.before) })),
-    )
+    .flatMap((e) => e.changes.map((c) => ({ key: e.key, field: c.field, live: asSet(c.before) })))
     .sort((a, b) => (a.key === b.key ? (a.field < b.field ? -1 : 1) : a.key < b.key ? -1 : 1));
   return sha256(canonical(live));
 }

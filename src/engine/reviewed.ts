@@ -46,7 +46,7 @@ export function changesOf(entries: readonly PlanEntry[]): Change[] {
         ),
         before: field
           ? null
-          : redactValue(Object.fromEntries(e.changes.map((c) => [c.field, c.before]))),
+          : redactValue(Object.fromEntries(e.changes.map((c) => [c.field, asSet(c.before)]))),
       };
     })
     .sort((a, b) => (a.key === b.key ? a.action.localeCompare(b.action) : a.key < b.key ? -1 : 1));
@@ -63,6 +63,22 @@ export function canonical(value: unknown): string {
         )
       : v,
   );
+}
+
+const isScalar = (v: unknown) => v === null || typeof v !== "object";
+
+/**
+ * A live value as changes compare it: a list of plain values in one order (the service need
+ * not list them the same way twice; the lists phctl manages as ordered hold objects).
+ */
+export function asSet(v: unknown): unknown {
+  if (Array.isArray(v))
+    return v.every(isScalar)
+      ? [...v].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
+      : v.map(asSet);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asSet(x)]));
+  return v;
 }
 
 /** Equal as JSON: key order aside, and an undefined value is no key (as in a saved plan). */

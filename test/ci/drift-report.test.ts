@@ -153,11 +153,12 @@ describe("one issue per key", () => {
       before: { description: "Older text" },
       changes: [{ ...e.changes[0], before: "Older text" }],
     }));
-    expect(changesDigest(other.entries)).toBe(changesDigest(drift.entries)); // apply sends the same
+    // Apply would send the same, over another live value: the plan hash names both.
+    expect(changesDigest(other.entries)).not.toBe(changesDigest(drift.entries));
     const r = await reportDrift(m.api, input(at(other, "2026-03-01T07:17:00.000Z")));
     expect(r).toMatchObject({ action: "updated", changed: true, commented: true });
     expect(m.comments).toHaveLength(1);
-    expect(m.comments[0].body).toMatch(/^\*\*Drift changed\*\* at 2026-03-01 07:17 UTC \(.*\): now 5 differences: .*; other live values \(plan `[0-9a-f]{12}` unchanged\)\. The description shows the current drift\.$/); // prettier-ignore
+    expect(m.comments[0].body).toMatch(/^\*\*Drift changed\*\* at 2026-03-01 07:17 UTC \(.*\): now 5 differences: .* \(plan `[0-9a-f]{12}` → `[0-9a-f]{12}`\)\. The description shows the current drift\.$/); // prettier-ignore
     expect(m.issues[0].body).toContain("Older text");
     const same = await reportDrift(m.api, input(at(other, "2026-03-01T08:17:00.000Z")));
     expect(same).toMatchObject({ changed: false, commented: false });

@@ -108,7 +108,10 @@ describe("a plan without the journal of the apply that created the users", () =>
     expect(welcomes(t)).toHaveLength(3);
     // Another work directory: the same manifests, no journal.
     const fresh = mkdtempSync(join(tmpdir(), "phctl-concurrent-"));
-    cpSync(join(dir, "examples"), join(fresh, "examples"), { recursive: true });
+    cpSync(join(dir, "examples"), join(fresh, "examples"), {
+      recursive: true,
+      filter: (from) => !from.includes(".phctl"),
+    });
     const r = await phctl(["plan", "examples"], envFor(t), fresh);
     expect(r.code, said(r)).toBe(0);
     const lines = (r.stdout + r.stderr).split("\n").filter((l) => /welcome mail/.test(l));

@@ -114,7 +114,7 @@ describe("one tracking issue through drift and recovery", () => {
     expect(issues()[0].title).toBe("Drift: 1 difference in examples");
     expect(issues()[0].body).toContain("Edited by hand, then once more");
     expect(comments()).toHaveLength(1);
-    expect(comments()[0]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 4\]\(.*\)\): now 1 difference: 1 to update; other live values \(plan `[0-9a-f]{12}` unchanged\)\./); // prettier-ignore
+    expect(comments()[0]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 4\]\(.*\)\): now 1 difference: 1 to update \(plan `[0-9a-f]{12}` → `[0-9a-f]{12}`\)\./); // prettier-ignore
     expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: true, previous: "drift" }); // prettier-ignore
     // The same again: nothing new to say.
     const same = await drift();
