@@ -77,9 +77,6 @@ export const welcomeKind = defineKind<WelcomeFields>({
   },
 });
 
-/** How many users the doubt names by name (the rest are counted). */
-const NAMED_DOUBTS = 50;
-
 /**
  * Users whose welcome phctl cannot know about: no journal of this service, the user
  * declared with sendWelcome, created within WELCOME_DOUBT_MS and never signed in. One
@@ -108,12 +105,8 @@ export async function welcomeWarnings(
   const message =
     doubtful.length === 1
       ? `cannot know whether user ${first.username} got its welcome mail: it was created ${live.get(first.username)!.dateCreated}, has never signed in, and there is no journal of the apply that created it; if it got none, send it with: phctl api POST /v1/users/${first.username}/send_welcome (${keep})`
-      : `cannot know whether ${doubtful.length} users got their welcome mail (${doubtful
-          .slice(0, NAMED_DOUBTS)
-          .map((u) => u.username)
-          .join(
-            ", ",
-          )}${doubtful.length > NAMED_DOUBTS ? `, and ${doubtful.length - NAMED_DOUBTS} more` : ""}): each was created in the last 24 h and has never signed in, and there is no journal of the apply that created them — an apply that stopped between a user's create and its mail left that mail unsent; send a missing one with: phctl api POST /v1/users/USERNAME/send_welcome (${keep})`;
+      : // Every one is named: whoever sends the missing mails needs the whole list.
+        `cannot know whether ${doubtful.length} users got their welcome mail (${doubtful.map((u) => u.username).join(", ")}): each was created in the last 24 h and has never signed in, and there is no journal of the apply that created them — an apply that stopped between a user's create and its mail left that mail unsent; send a missing one with: phctl api POST /v1/users/USERNAME/send_welcome (${keep})`;
   return [
     {
       key: welcomeKey(first.username),
