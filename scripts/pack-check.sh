@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What a user outside this repository gets (npm run pack-check): build, `npm pack`, then in an
-# empty directory install the tarball as a user would — a cold npm cache, install scripts on
+# What a user outside this repository gets (npm run pack-check): `npm pack` (which builds, once),
+# then in an empty directory install the tarball as a user would — a cold npm cache, install scripts on
 # (better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded) — with no
 # engine warning; the installed phctl then validates and plans the examples on its embedded
 # server (which loads the native module). Prints how long each install took. It takes minutes,
@@ -25,8 +25,11 @@ no_engine_warning() {
 }
 
 echo "node $(node --version), npm $(npm --version)"
-npm run --silent build
-npm pack --pack-destination "$work" --ignore-scripts --silent >/dev/null
+# npm pack as a publisher runs it: its lifecycle (prepare: clean, build) builds exactly once.
+npm pack --pack-destination "$work" >"$work/pack.log" 2>&1 ||
+  { cat "$work/pack.log" >&2; fail "npm pack failed"; }
+builds=$(grep -c '^code cache: ' "$work/pack.log" || true)
+[ "$builds" -eq 1 ] || { cat "$work/pack.log" >&2; fail "npm pack built $builds times, not once"; }
 tarball=$(ls "$work"/phctl-*.tgz)
 echo "packed $(basename "$tarball") ($(($(wc -c <"$tarball") / 1024)) kB)"
 

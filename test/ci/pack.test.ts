@@ -1,7 +1,8 @@
 /**
- * The npm package, the fast part: what `npm pack` ships (the CLI, the schemas; no sources,
- * tests, source maps or dev tools), that it is publishable, and that installing the tarball in
- * an empty directory on this Node prints no engine warning and gives a working bin. The install
+ * The npm package, the fast part: what `npm pack` ships (the CLI, the schemas, the documents;
+ * no sources, tests, source maps or dev tools), that it is publishable, that packing builds
+ * once, and that installing the tarball in an empty directory on this Node prints no engine
+ * warning and gives a working bin. The install
  * skips install scripts (better-sqlite3 would compile for minutes): `npm run pack-check` does
  * the full install and runs the embedded server (scripts/pack-check.sh).
  */
@@ -30,7 +31,7 @@ describe("the npm package", () => {
     expect(pkg.engines.node).toBe(">=20");
   });
 
-  it("ships the CLI and the schemas, and no sources, tests, source maps or dev tools", () => {
+  it("ships the CLI, the schemas and the documents, and no sources, tests, source maps or dev tools", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: ROOT,
       encoding: "utf8",
@@ -47,10 +48,16 @@ describe("the npm package", () => {
         "schemas/plan.schema.json",
         "schemas/manifest.schema.json",
         "schemas/validators.cjs",
+        // What the README links to: a user reads them beside it in node_modules too.
+        "CHANGELOG.md",
+        "docs/api.md",
+        "docs/design.md",
       ]),
     );
     const stray = files.filter(
-      (f) => !/^(dist|schemas)\//.test(f) && !["package.json", "README.md", "LICENSE"].includes(f),
+      (f) =>
+        !/^(dist|schemas|docs)\//.test(f) &&
+        !["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(f),
     );
     expect(stray).toEqual([]);
     expect(files.filter((f) => f.endsWith(".map") || f.endsWith(".ts"))).toEqual([]);
@@ -59,6 +66,43 @@ describe("the npm package", () => {
     const bundles = files.filter((f) => /^dist\/cli\/bundle-[a-z-]+\.cjs$/.test(f));
     expect(bundles.length).toBeGreaterThan(10);
     for (const b of bundles) expect(files).toContain(`${b}.v8cache`);
+  });
+
+  it("builds once when packed, and once when installed from a checkout (npm ci)", () => {
+    // npm runs each lifecycle script through --script-shell: this one records the command it
+    // is given and runs only the nested `npm run …` parts, so the real lifecycle order of
+    // `npm pack` is followed without building (or cleaning dist/) for real.
+    const dir = mkdtempSync(join(tmpdir(), "phctl-lifecycle-"));
+    const log = join(dir, "commands.log");
+    const shell = join(dir, "record-shell.cjs");
+    writeFileSync(
+      shell,
+      `#!${process.execPath}
+const { appendFileSync } = require("node:fs");
+const { spawnSync } = require("node:child_process");
+const command = process.argv[process.argv.indexOf("-c") + 1];
+appendFileSync(${JSON.stringify(log)}, command + "\\n");
+for (const part of command.split("&&").map((p) => p.trim()))
+  if (part.startsWith("npm run ")) {
+    const r = spawnSync("/bin/sh", ["-c", part], { stdio: "inherit" });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+`,
+      { mode: 0o755 },
+    );
+    const builds = (args: string[]) => {
+      writeFileSync(log, "");
+      execFileSync("npm", [...args, "--script-shell", shell], {
+        cwd: ROOT,
+        env: npmEnv,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const lines = readFileSync(log, "utf8").split("\n");
+      return lines.filter((l) => l === pkg.scripts.build).length;
+    };
+    expect(builds(["pack", "--dry-run", "--json"])).toBe(1);
+    // `npm ci` (and `npm install` in a checkout) run `prepare`: npx phctl works after a clone.
+    expect(builds(["run", "prepare"])).toBe(1);
   });
 
   it("installs from its tarball in an empty directory with no engine warning; the bin runs", async () => {
