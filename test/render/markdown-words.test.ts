@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { samplePlan } from "../fixtures/sample-plan.js";
-import { entry, html, plan } from "./markdown-plans.js";
+import { codeBlockLines, entry, html, plan } from "./markdown-plans.js";
 
 const num = (s: string | undefined) => Number((s ?? "0").replace(/,/g, ""));
 const VERDICT =
@@ -162,5 +162,21 @@ describe("texts cut for length", () => {
     expect(renderMarkdown(samplePlan())).toContain(
       "spec.externalEmail: the email cannot be changed after the user is created",
     );
+  });
+});
+
+describe("notes in the details", () => {
+  it("a long blocked reason is broken between words over several lines, never cut", () => {
+    const reason =
+      "the email cannot be changed after the user is created: create a new user with the new address and remove the old one";
+    const e = entry("user/asmith", "blocked", {
+      kind: "User",
+      changes: [{ field: "externalEmail", before: "a@old.example", after: "a@example.org" }],
+      blocked: { field: "spec.externalEmail", reason },
+    });
+    const lines = codeBlockLines(renderMarkdown(plan([e]))).filter((l) => l.startsWith("    # "));
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(110);
+    expect(lines.map((l) => l.slice(6)).join(" ")).toBe(reason);
   });
 });
