@@ -42,6 +42,10 @@ export interface CiContext {
   maxChars: number;
 }
 
+/** What the platform calls a change under review: GitHub's pull request, GitLab's merge request. */
+export const requestWord = (platform: CiContext["platform"]): "pull request" | "merge request" =>
+  platform === "github" ? "pull request" : "merge request";
+
 export const GITHUB_MAX_CHARS = 65_536;
 export const GITLAB_MAX_CHARS = 1_000_000;
 

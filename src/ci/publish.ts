@@ -5,7 +5,7 @@
  * error with the platform's status and message and what to do about it. Prints nothing.
  */
 import { userError } from "../errors.js";
-import type { CiContext } from "./platform.js";
+import { requestWord, type CiContext } from "./platform.js";
 import { CiHttpError } from "./retry.js";
 import { openIssueClient } from "./issues.js";
 import { upsertSticky, type PlatformClient, type StickyResult, type Thread } from "./sticky.js";
@@ -52,7 +52,7 @@ export async function findThread(
 ): Promise<Thread> {
   if (pr !== undefined) return { type: "pull", number: pr };
   if (ctx.number !== undefined) return { type: ctx.isIssue ? "issue" : "pull", number: ctx.number };
-  const kind = ctx.platform === "github" ? "pull request" : "merge request";
+  const kind = requestWord(ctx.platform);
   const how =
     ctx.platform === "github"
       ? "run on a pull_request event, or pass --pr N"

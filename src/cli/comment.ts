@@ -74,15 +74,21 @@ Examples:
       if (o.pr !== undefined && !/^[1-9]\d{0,9}$/.test(o.pr))
         throw userError("BAD_FLAG", `--pr must be a pull/merge request number (got "${o.pr}")`);
       // Loaded when the command runs: `--help` needs none of it.
-      const [{ readSavedPlan }, { renderMarkdown }, { detectContext }, ci, out, sticky] =
-        await Promise.all([
-          import("./saved-plan.js"),
-          import("../render/markdown.js"),
-          import("../ci/platform.js"),
-          import("../ci/publish.js"),
-          import("../ci/outcome.js"),
-          import("../ci/sticky.js"),
-        ]);
+      const [
+        { readSavedPlan },
+        { renderMarkdown },
+        { detectContext, requestWord },
+        ci,
+        out,
+        sticky,
+      ] = await Promise.all([
+        import("./saved-plan.js"),
+        import("../render/markdown.js"),
+        import("../ci/platform.js"),
+        import("../ci/publish.js"),
+        import("../ci/outcome.js"),
+        import("../ci/sticky.js"),
+      ]);
       // Masked value by value (a plan made by an older phctl holds live values raw), so that
       // a value cut to fit (`ghp_abc…`) cannot show part of a token.
       const plan = redactValue(readSavedPlan(file));
@@ -101,6 +107,7 @@ Examples:
           artifactHint: hint,
           marker,
           footer: ctx.footer,
+          request: requestWord(ctx.platform),
           ...(outcome ? { outcome } : {}),
         }),
       );

@@ -5,7 +5,7 @@
  * the checked result (DriftOutputs), plain values.
  */
 import { userError } from "../errors.js";
-import { defaultKey, type DriftOutputs } from "../drift/options.js";
+import { DEFAULT_KEY, pathKey, type DriftOutputs } from "../drift/options.js";
 import { DEFAULT_STATE_FILE } from "../drift/state.js";
 import { parseNumberFlag } from "./flags.js";
 
@@ -39,16 +39,15 @@ export function checkDriftFlags(
       );
     report = REPORTS[f.report as keyof typeof REPORTS];
   }
-  const key = f.key ?? defaultKey(paths, cwd);
-  // The key names the issue, the messages and the series: checked when one is wanted.
-  const used = f.key !== undefined || report || f.notify?.length || f.metricsFile !== undefined;
-  if (used && !KEY.test(key))
+  const key = f.key ?? DEFAULT_KEY;
+  if (!KEY.test(key))
     throw userError(
       "BAD_FLAG",
-      f.key !== undefined
-        ? `--key must be 1–100 letters, digits, '.', '_', '/', '+' or '-' (got "${f.key}")`
-        : `the config path "${key}" cannot name the drift issue and metrics: pass --key NAME (1–100 letters, digits, '.', '_', '/', '+' or '-')`,
+      `--key must be 1–100 letters, digits, '.', '_', '/', '+' or '-' (got "${key}")`,
     );
+  // Without --key, what an earlier phctl keyed by the config path is this run's too.
+  const former = f.key === undefined ? pathKey(paths, cwd) : undefined;
+  const formerKeys = former !== undefined && former !== key && KEY.test(former) ? [former] : [];
   const notify = f.notify ?? [];
   for (const u of notify) {
     const url = URL.canParse(u) ? new URL(u) : undefined;
@@ -65,6 +64,7 @@ export function checkDriftFlags(
   return {
     ...(report ? { report } : {}),
     key,
+    formerKeys,
     notify,
     heartbeat: f.heartbeat === true,
     timeoutMs: Math.round(seconds * 1000),

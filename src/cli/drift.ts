@@ -36,7 +36,7 @@ export function registerDrift(program: Command): void {
     )
     .option(
       "--key <name>",
-      "names the issue, the messages and the metric series (default: the config directory)",
+      "names the issue, the messages and the metric series (default: default, as for phctl comment)",
     )
     .option(
       "--notify <url>",
@@ -129,6 +129,7 @@ Examples:
         const plan = redactValue(run.plan);
         process.stdout.write(
           render(plan, format, {
+            mode: "drift",
             ...(global.verbose ? { verbose: true } : {}),
             ...(global.color === false ? { color: false } : {}),
           }),

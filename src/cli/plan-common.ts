@@ -151,13 +151,23 @@ export async function makePlan(
 export function render(
   plan: Plan,
   format: PlanFormat,
-  o: { verbose?: boolean; color?: boolean; artifactHint?: string; showTickets?: boolean },
+  o: {
+    verbose?: boolean;
+    color?: boolean;
+    artifactHint?: string;
+    showTickets?: boolean;
+    /** `drift`: the markdown is headed as drift (differences, or in sync). */
+    mode?: "plan" | "drift";
+  },
 ): string {
   switch (format) {
     case "json":
       return renderJson(plan);
     case "markdown":
-      return renderMarkdown(plan, o.artifactHint ? { artifactHint: o.artifactHint } : {});
+      return renderMarkdown(plan, {
+        ...(o.artifactHint ? { artifactHint: o.artifactHint } : {}),
+        ...(o.mode ? { mode: o.mode } : {}),
+      });
     case "text":
       return renderText(plan, {
         style: useColor(process.stdout, o.color) ? COLOR : PLAIN,

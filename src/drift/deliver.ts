@@ -58,9 +58,20 @@ interface RunFacts {
   reported?: ReportResult;
 }
 
+/** What the last run of this key found; an earlier phctl's run under a former key counts. */
+function lastState(o: DriftOutputs): ReturnType<typeof readKeyState> {
+  const mine = readKeyState(o.stateFile, o.key);
+  if (mine.state || mine.problem) return mine;
+  for (const k of o.formerKeys ?? []) {
+    const former = readKeyState(o.stateFile, k);
+    if (former.state) return former;
+  }
+  return mine;
+}
+
 async function notify(i: DeliverInput, f: RunFacts): Promise<void> {
   const o = i.outputs;
-  const last = f.reported ? undefined : readKeyState(o.stateFile, o.key);
+  const last = f.reported ? undefined : lastState(o);
   if (last?.problem)
     i.say(
       `cannot read the drift state file ${o.stateFile} (${last.problem}): the last run's state is unknown`,
@@ -123,7 +134,13 @@ export async function deliver(i: DeliverInput): Promise<void> {
     f.counts = countsOf(plan);
     if (plan.entries.length > 0) f.digests = driftDigests(plan.entries);
     if (o.report) {
-      const r = await reportRun({ ...i, platform: o.report, key: o.key, plan });
+      const r = await reportRun({
+        ...i,
+        platform: o.report,
+        key: o.key,
+        formerKeys: o.formerKeys,
+        plan,
+      });
       if (r) f.reported = r;
     }
   }

@@ -8,6 +8,7 @@
  * renders it, within the platform's size limit. Pure.
  */
 import type { Plan } from "../engine/plan.js";
+import { DEFAULT_KEY } from "./options.js";
 import { shortDigest } from "../engine/reviewed.js";
 import { renderMarkdown } from "../render/markdown.js";
 import { codeSpan, linkTarget, mdText, shorten } from "../render/markdown-escape.js";
@@ -49,10 +50,18 @@ export function metaOf(body: string): DriftMeta | undefined {
   return m ? { digest: m[1], ...(m[2] ? { live: m[2] } : {}), since: m[3] } : undefined;
 }
 
-/** "Drift: 3 differences in examples". */
-export function issueTitle(key: string, c: DriftCounts): string {
-  const n = `${c.total.toLocaleString("en-US")} difference${c.total === 1 ? "" : "s"}`;
-  return key === "." ? `Drift: ${n} between the manifests and live state` : `Drift: ${n} in ${key}`;
+/** Where the drift is, for titles: `infra/prod`, or "organization acme" for the default key. */
+const where = (key: string, organization?: string): string =>
+  key === DEFAULT_KEY ? scopeName(key, organization) : key;
+
+/** "Drift: 3 differences in infra/prod", "Drift: 1 difference in organization acme". */
+export function issueTitle(key: string, c: DriftCounts, organization?: string): string {
+  return `Drift: ${plural(c.total, "difference")} in ${where(key, organization)}`;
+}
+
+/** A closed issue's title: no longer drift. */
+export function resolvedTitle(key: string, time: string, organization?: string): string {
+  return `Drift resolved: ${where(key, organization)} in sync since ${utcMinute(time)}`;
 }
 
 /** "[run 45](url)", "run 45", or "phctl" outside CI. */
@@ -83,7 +92,7 @@ export function issueBody(i: BodyInput): string {
   const intro = [
     driftMarker(i.key),
     metaLine(i.meta),
-    `**Drift detected** in ${codeSpan(scopeName(i.key))} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
+    `**Drift detected** in ${i.key === DEFAULT_KEY ? mdText(scopeName(i.key, i.plan.organization)) : codeSpan(i.key)} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
     "",
     `${codeSpan(i.applyCommand)} makes live state match the manifests again; or change the manifests to keep the live values. phctl updates this issue on every drift run and closes it once live state is in sync.`,
   ].join("\n");
@@ -91,6 +100,7 @@ export function issueBody(i: BodyInput): string {
     maxChars: i.maxChars,
     marker: intro,
     artifactHint: i.artifactHint,
+    mode: "drift",
     ...(i.footer ? { footer: i.footer } : {}),
   });
 }

@@ -16,6 +16,8 @@ import { countsOf } from "./summary.js";
 export interface IssueRun {
   platform: "github" | "gitlab";
   key: string;
+  /** Keys an earlier phctl used for this scope (their issue is taken over). */
+  formerKeys?: readonly string[];
   plan: Plan;
   /** "phctl apply examples", for the body. */
   applyCommand: string;
@@ -67,6 +69,7 @@ export async function reportRun(i: IssueRun): Promise<ReportResult | undefined> 
   try {
     const r = await reportDrift(client, {
       key,
+      ...(i.formerKeys ? { formerKeys: i.formerKeys } : {}),
       plan,
       ...(ctx.run ? { run: ctx.run } : {}),
       scrub: i.scrub,

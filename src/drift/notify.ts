@@ -12,6 +12,7 @@ import { EnvHttpProxyAgent, request } from "undici";
 import { classifyFailure } from "../api/transport.js";
 import { escapeHidden } from "../visible.js";
 import { VERSION } from "../version.js";
+import { DEFAULT_KEY } from "./options.js";
 import { describeCounts, scopeName, type DriftCounts } from "./summary.js";
 
 export type NotifyStatus = "drift" | "recovered" | "in-sync" | "error";
@@ -50,7 +51,7 @@ export const shouldNotify = (status: NotifyStatus, heartbeat: boolean): boolean 
 const slack = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 export function messageText(m: Omit<DriftMessage, "text">): string {
-  const scope = `${scopeName(m.key)}${m.organization ? ` (${m.organization})` : ""}`;
+  const scope = scopeName(m.key, m.organization);
   const links = [
     ...(m.issueUrl ? [`issue ${m.issueUrl}`] : []),
     ...(m.runUrl ? [`run ${m.runUrl}`] : []),
@@ -63,7 +64,7 @@ export function messageText(m: Omit<DriftMessage, "text">): string {
         ? `${scope} is in sync again`
         : m.status === "in-sync"
           ? `${scope} is in sync`
-          : `the drift check of ${scope} failed: ${m.error ?? "an error"}`;
+          : `the drift check${m.key === DEFAULT_KEY && !m.organization ? "" : ` of ${scope}`} failed: ${m.error ?? "an error"}`;
   return slack(escapeHidden(`phctl: ${head.replace(/\s+/g, " ")}${tail}`));
 }
 

@@ -24,6 +24,8 @@ import { countsOf, type RunRef } from "./summary.js";
 
 export interface ReportInput {
   key: string;
+  /** Keys earlier phctl versions gave this scope: an issue under one is taken over (options.ts). */
+  formerKeys?: readonly string[];
   plan: Plan;
   /** The issue body for this drift (issue-body.ts's issueBody with the caller's limits). */
   render: (meta: text.DriftMeta) => string;
@@ -51,13 +53,13 @@ export interface ReportResult {
 
 export async function reportDrift(api: IssueApi, i: ReportInput): Promise<ReportResult> {
   const label = i.label ?? text.DRIFT_LABEL;
-  const marker = text.driftMarker(i.key);
+  const markers = [i.key, ...(i.formerKeys ?? [])].map(text.driftMarker);
   const scrub = i.scrub ?? ((s: string) => s);
   const run = i.run ? { run: i.run } : {};
   const time = i.plan.createdAt;
   const ours = async () =>
     (await api.listIssues(label))
-      .filter((x) => carriesMarker(x.body, marker))
+      .filter((x) => markers.some((m) => carriesMarker(x.body, m)))
       .sort((a, b) => a.number - b.number);
   const found = await ours();
   const open = found.filter((x) => x.state === "open");
@@ -77,7 +79,12 @@ export async function reportDrift(api: IssueApi, i: ReportInput): Promise<Report
     if (!current)
       return { ...base, action: "none", previous: "in-sync", changed: false, commented: false };
     await api.commentIssue(current.number, scrub(text.recoveredComment({ time, ...run })));
-    const issue = await api.editIssue(current.number, { state: "closed", reason: "completed" });
+    const title = scrub(text.resolvedTitle(i.key, time, i.plan.organization));
+    const issue = await api.editIssue(current.number, {
+      title,
+      state: "closed",
+      reason: "completed",
+    });
     return {
       ...base,
       action: "closed",
@@ -91,7 +98,7 @@ export async function reportDrift(api: IssueApi, i: ReportInput): Promise<Report
   const counts = countsOf(i.plan);
   const digests = driftDigests(i.plan.entries);
   const { digest } = digests;
-  const title = scrub(text.issueTitle(i.key, counts));
+  const title = scrub(text.issueTitle(i.key, counts, i.plan.organization));
   if (current) {
     const was = text.metaOf(current.body);
     const changed = !was || driftChanged(was, digests);

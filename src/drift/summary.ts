@@ -5,6 +5,7 @@
  * UTC to the minute. Pure.
  */
 import { ACTIONS, type Action, type Plan } from "../engine/plan.js";
+import { DEFAULT_KEY } from "./options.js";
 
 export interface DriftCounts {
   total: number;
@@ -50,8 +51,14 @@ export function describeCounts(c: DriftCounts): string {
   return `${plural(c.total, "difference")}${parts ? `: ${parts}` : ""}`;
 }
 
-/** How a scope is named in sentences: "." (the working directory) reads as "the config". */
-export const scopeName = (key: string): string => (key === "." ? "the config" : key);
+/**
+ * How a run's scope is named in sentences: the default key by its organization
+ * ("organization acme"), another key as given, with the organization when known.
+ */
+export function scopeName(key: string, organization?: string): string {
+  if (key !== DEFAULT_KEY) return organization ? `${key} (${organization})` : key;
+  return organization ? `organization ${organization}` : "the manifests";
+}
 
 /** "2026-11-23T10:02:31.000Z" → "2026-11-23 10:02 UTC" (the text itself when not a time). */
 export function utcMinute(iso: string): string {

@@ -1,36 +1,81 @@
 /**
- * The destructive block of the pull-request comment: every deletion, access removal and
- * archive, right under the verdict. It is never cut: when one line per entry does not fit
+ * The destructive block of the pull-request comment: every deletion, archive and access
+ * removal (data loss first), right under the verdict; drift says what happened live and
+ * what apply will do about it. It is never cut: when one line per entry does not fit
  * its budget it is grouped per project with every name; only when even that does not fit
  * (pathological) does it fall back to counts, pointing to the plan artifact.
  */
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { codeSpan, keySpan, mdText } from "./markdown-escape.js";
 import { groupEntries, groupLabel, kindCount, sortEntries, type Group } from "./markdown-groups.js";
-import { destruction, formatSource } from "./style.js";
+import { destruction, formatSource, type Destruction } from "./style.js";
+import { visibleText } from "../visible.js";
 
 /** The phrase every counted (not listed) form carries. */
 export const TOO_MANY = "Too many to list here";
 
+/** Data lost first (deletions, then archives), then access removed. */
+const RANK: Record<Destruction, number> = { deleted: 0, archived: 1, destructive: 2, removed: 3 };
+const rankOf = (e: PlanEntry) => RANK[destruction(e)!];
+
+/** The destructive entries: data loss first, then access removals; by key within each. */
 export function destructiveEntries(plan: Plan): PlanEntry[] {
-  return sortEntries(plan.entries.filter((e) => destruction(e) !== undefined));
+  const all = sortEntries(plan.entries.filter((e) => destruction(e) !== undefined));
+  return all.sort((a, b) => rankOf(a) - rankOf(b));
+}
+
+const ACCESS = /\/access\/([^/]+)\/(user|team)\/(.+)$/;
+const MEMBER = /^team\/(.+)\/member\/([^/]+)$/;
+
+/**
+ * What an entry that is drift did live, and what apply will do about it: "granted live to
+ * asmith (developers) · apply will remove it".
+ */
+function driftWords(e: PlanEntry): string {
+  const kind = mdText(e.kind);
+  const name = (s: string) => mdText(visibleText(s));
+  switch (destruction(e)!) {
+    case "removed": {
+      const a = ACCESS.exec(e.key);
+      const m = MEMBER.exec(e.key);
+      const who = a
+        ? `granted live to ${a[2] === "team" ? "team " : ""}${name(a[3])} (${name(a[1])})`
+        : m
+          ? `${name(m[2])} added live to team ${name(m[1])}`
+          : `${kind} granted live`;
+      return `${who} · apply will remove it`;
+    }
+    case "deleted":
+      return `${kind} created live, not in the manifests · apply will delete it`;
+    case "archived":
+      return `${kind} not archived live · apply will archive it`;
+    case "destructive":
+      return `${kind} changed live · apply will change it back, which destroys data`;
+  }
 }
 
 const heading = (n: number) => `#### Destructive changes (${n.toLocaleString("en-US")})`;
 
-function fullForm(plan: Plan, entries: readonly PlanEntry[]): string {
+/**
+ * One line per entry. Drift (all of it with `allDrift`, else what `plan --base` found
+ * already present) says what happened live and what apply will do.
+ */
+function fullForm(plan: Plan, entries: readonly PlanEntry[], allDrift: boolean): string {
   const drift = new Set(plan.drift ?? []);
   const lines = entries.map((e) => {
     const src = formatSource(e.source);
-    return `- ${keySpan(e.key)} — ${mdText(e.kind)} ${destruction(e)!}${src ? ` · ${codeSpan(src)}` : ""}${drift.has(e.key) ? " · drift already present" : ""}`;
+    const live = allDrift || drift.has(e.key);
+    const what = live ? driftWords(e) : `${mdText(e.kind)} ${destruction(e)!}`;
+    const mark = !allDrift && live ? " · drift already present" : "";
+    return `- ${keySpan(e.key)} — ${what}${src ? ` · ${codeSpan(src)}` : ""}${mark}`;
   });
   return [heading(entries.length), "", ...lines].join("\n");
 }
 
-/** Entries of one group by kind and how they go: `Repository deleted` → entries. */
+/** Entries of one group by kind and how they go: `Repository deleted` → entries; data loss first. */
 function byKindAndWay(entries: readonly PlanEntry[]): Map<string, PlanEntry[]> {
   const out = new Map<string, PlanEntry[]>();
-  for (const e of entries) {
+  for (const e of [...entries].sort((a, b) => rankOf(a) - rankOf(b))) {
     const k = `${e.kind}\u0000${destruction(e)!}`;
     const list = out.get(k);
     if (list) list.push(e);
@@ -52,19 +97,22 @@ function counted(way: string, kind: string, n: number): string {
 }
 
 function compactForm(groups: readonly Group[], total: number): string {
-  const lines: string[] = [];
+  const lines: [number, string][] = [];
   for (const g of groups) {
     for (const [k, es] of byKindAndWay(g.entries)) {
       const [kind, way] = k.split("\u0000") as [string, string];
       const folder = commonFolder(es.map((e) => e.key));
       const names = es.map((e) => keySpan(e.key.slice(folder.length) || e.key));
       const under = folder ? ` under ${keySpan(folder)}` : "";
-      lines.push(
+      lines.push([
+        rankOf(es[0]),
         `- ${groupLabel(g)}: ${counted(way, kind, es.length)}${under} — ${names.join(", ")}`,
-      );
+      ]);
     }
   }
-  return [heading(total), "", ...lines].join("\n");
+  // Data loss in every project first, then access removals (a stable sort keeps the groups' order).
+  const sorted = lines.sort(([a], [b]) => a - b).map(([, l]) => l);
+  return [heading(total), "", ...sorted].join("\n");
 }
 
 function perProjectForm(groups: readonly Group[], total: number, artifact: string): string {
@@ -111,10 +159,11 @@ export function renderDestructive(
   budget: number,
   artifact: string,
   preferCompactAbove = budget,
+  allDrift = false,
 ): string {
   const entries = destructiveEntries(plan);
   if (entries.length === 0) return "";
-  const full = fullForm(plan, entries);
+  const full = fullForm(plan, entries, allDrift);
   if (full.length <= Math.min(budget, preferCompactAbove)) return full;
   const groups = groupEntries(entries);
   const forms = [

@@ -1,35 +1,64 @@
 /**
  * The details of the pull-request comment: one collapsed block per group (project, or
  * users/teams/organizations) holding a `diff` code block of its entries (markdown-diff.ts),
- * summarised by its counts. Within a budget, groups that fit are shown whole, the first
- * that does not in part ("…and N more" naming the rest), and the others listed by counts.
+ * summarised by its counts. A big plan shows the groups its summary names first and folds
+ * the others into one block, so the comment stays a few screens long. Within a budget,
+ * groups that fit are shown whole, the first that does not in part ("…and N more" naming
+ * the rest), and the others listed by counts.
  */
+import type { PlanEntry } from "../engine/plan.js";
 import { fitList, fitListMin, type Item } from "./budget.js";
 import { entryLines } from "./markdown-diff.js";
-import { fenced, keySpan, plural } from "./markdown-escape.js";
-import { actionCounts, groupLabel, groupLabelHtml, type Group } from "./markdown-groups.js";
+import { fenced, htmlText, keySpan, plural } from "./markdown-escape.js";
+import {
+  changeCounts,
+  featuredGroups,
+  groupLabel,
+  groupLabelHtml,
+  otherGroups,
+  type Group,
+} from "./markdown-groups.js";
 import type { Part } from "./markdown-lists.js";
+import { formatCount } from "./style.js";
 
-/** "3 to create, 1 to update, 1 drift". */
-export function groupCounts(g: Group, drift: ReadonlySet<string>): string {
-  const whole = g.entries.filter((e) => drift.has(e.key)).length;
-  const part = g.entries.filter(
-    (e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0,
-  ).length;
-  return [
-    actionCounts(g.entries),
-    ...(whole ? [`${whole.toLocaleString("en-US")} drift`] : []),
-    ...(part ? [`${part.toLocaleString("en-US")} partly drift`] : []),
-  ].join(", ");
+/** "4 changes: 3 to create, 1 to update (2 of them drift already present, 1 partly)". */
+function entriesCounts(entries: readonly PlanEntry[], drift: ReadonlySet<string>): string {
+  const whole = entries.filter((e) => drift.has(e.key)).length;
+  const part = entries.filter((e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0).length;
+  const notes: string[] = [];
+  if (whole) notes.push(`${formatCount(whole)} of them drift already present`);
+  if (part) notes.push(whole ? `${formatCount(part)} partly` : `${formatCount(part)} of them partly drift`); // prettier-ignore
+  return `${changeCounts(entries)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
 }
 
-const HEADING = "#### Details";
+/**
+ * A group's counts: how many changes, then per action, adding up to that; drift is among
+ * them, not more of them.
+ */
+export function groupCounts(g: Group, drift: ReadonlySet<string>): string {
+  return entriesCounts(g.entries, drift);
+}
+
+/** `#### Details — 9 changes in 3 groups`. */
+function headingOf(groups: readonly Group[]): string {
+  const n = groups.reduce((a, g) => a + g.entries.length, 0);
+  return `#### Details — ${plural(n, "change")} in ${plural(groups.length, "group")}`;
+}
 
 function opening(g: Group, drift: ReadonlySet<string>, note = ""): string {
   return `<details><summary>${groupLabelHtml(g)} — ${groupCounts(g, drift)}${note}</summary>\n\n`;
 }
 
 const CLOSING = "\n\n</details>";
+
+/** The block folding the groups a big plan's summary counts together. */
+function foldOpening(rest: readonly Group[], drift: ReadonlySet<string>): string {
+  const counts = entriesCounts(
+    rest.flatMap((g) => g.entries),
+    drift,
+  );
+  return `<details><summary>${htmlText(otherGroups(rest))} — ${counts}</summary>\n\n`;
+}
 
 function fullBlock(g: Group, drift: ReadonlySet<string>): string {
   const lines = g.entries.flatMap((e) => entryLines(e, drift.has(e.key)));
@@ -59,19 +88,51 @@ function partialBlock(
   return `${open}${body}${CLOSING}`;
 }
 
+/** The groups in the order shown: those the summary names, then the folded rest. */
+interface Layout {
+  groups: Group[];
+  /** Index of the first folded group (groups.length: nothing folded). */
+  foldAt: number;
+  heading: string;
+  /** The fold's opening ("" when nothing is folded). */
+  fold: string;
+}
+
+function layoutOf(groups: readonly Group[], drift: ReadonlySet<string>): Layout {
+  const { shown, rest } = featuredGroups(groups);
+  return {
+    groups: [...shown, ...rest],
+    foldAt: shown.length,
+    heading: headingOf(groups),
+    fold: rest.length > 0 ? foldOpening(rest, drift) : "",
+  };
+}
+
+/** Heading, shown blocks, then (inside the fold when there is one) the rest and `tail`. */
+function assemble(l: Layout, shown: readonly (string | undefined)[], tail = ""): string {
+  const pick = (from: number, to: number) =>
+    shown.slice(from, to).filter((s): s is string => s !== undefined);
+  const top = [l.heading, ...pick(0, l.foldAt)];
+  const inner = [...pick(l.foldAt, shown.length), ...(tail ? [tail] : [])];
+  if (l.fold === "") return [...top, ...inner].join("\n\n");
+  return [...top, `${l.fold}${inner.join("\n\n")}${CLOSING}`].join("\n\n");
+}
+
 /** The details as a budgeted part (blocks built once). */
 export function detailsPart(
   groups: readonly Group[],
   drift: ReadonlySet<string>,
   artifact: string,
 ): Part {
-  const blocks = groups.map((g) => fullBlock(g, drift));
-  const all = groups.length === 0 ? "" : [HEADING, ...blocks].join("\n\n");
+  if (groups.length === 0) return { full: 0, min: 0, render: () => "" };
+  const l = layoutOf(groups, drift);
+  const blocks = l.groups.map((g) => fullBlock(g, drift));
+  const all = assemble(l, blocks);
   return {
     full: all.length,
-    min: Math.min(all.length, detailsMin(groups, artifact)),
+    min: Math.min(all.length, detailsMin(groups, artifact, drift)),
     render: (budget) =>
-      all.length <= budget ? all : renderCut(groups, blocks, drift, budget, artifact),
+      all.length <= budget ? all : renderCut(l, blocks, drift, budget, artifact),
   };
 }
 
@@ -80,25 +141,26 @@ export function detailsPart(
  * order where they fit, the first that does not in part, and the rest listed with counts.
  */
 function renderCut(
-  groups: readonly Group[],
+  l: Layout,
   blocks: readonly string[],
   drift: ReadonlySet<string>,
-  budget: number,
+  total: number,
   artifact: string,
 ): string {
+  const { groups } = l;
+  // What the heading and the fold cost whatever is shown; "\n\n" before the list.
+  const fixed = l.heading.length + (l.fold ? 2 + l.fold.length + CLOSING.length : 0) + 2;
+  const budget = total - fixed;
   // Room for the list of groups not shown: at least its shortest form, and up to 30 % of
   // the budget so that many groups are still listed with their counts.
-  const listAll = notShown(groups, drift, Number.MAX_SAFE_INTEGER, artifact).length + 2;
-  const reserve = Math.max(
-    detailsMin(groups, artifact) - HEADING.length + 2,
-    Math.min(listAll, Math.floor(budget * 0.3)),
-  );
+  const listAll = notShown(groups, drift, Number.MAX_SAFE_INTEGER, artifact).length;
+  const reserve = Math.max(notShownMin(groups, artifact), Math.min(listAll, Math.floor(budget * 0.3))); // prettier-ignore
   const shown: (string | undefined)[] = groups.map(() => undefined);
-  let used = HEADING.length;
+  let used = 0;
   for (const [i, b] of blocks.entries()) {
-    if (used + 2 + b.length + reserve <= budget) {
+    if (used + b.length + 2 + reserve <= budget) {
       shown[i] = b;
-      used += 2 + b.length;
+      used += b.length + 2;
     }
   }
   const rest = () => groups.filter((_, i) => shown[i] === undefined);
@@ -106,21 +168,14 @@ function renderCut(
   if (first >= 0) {
     const full = notShown(rest().slice(1), drift, Number.MAX_SAFE_INTEGER, artifact).length;
     const keep = Math.max(reserve, Math.min(full, Math.floor((budget - used) / 2)));
-    const part = partialBlock(
-      groups[first],
-      blocks[first],
-      drift,
-      budget - used - 2 - keep,
-      artifact,
-    );
+    const part = partialBlock(groups[first], blocks[first], drift, budget - used - 2 - keep, artifact); // prettier-ignore
     if (part !== undefined) {
       shown[first] = part;
-      used += 2 + part.length;
+      used += part.length + 2;
     }
   }
-  const out = [HEADING, ...shown.filter((s): s is string => s !== undefined)];
-  if (rest().length > 0) out.push(notShown(rest(), drift, budget - used - 2, artifact));
-  return out.join("\n\n");
+  const tail = rest().length > 0 ? notShown(rest(), drift, budget - used, artifact) : "";
+  return assemble(l, shown, tail);
 }
 
 const notShownIntro = (artifact: string) =>
@@ -151,11 +206,21 @@ function suffixEntries(groups: readonly Group[]): number[] {
   return left;
 }
 
-/** The shortest details: the heading and one line counting every group. */
-export function detailsMin(groups: readonly Group[], artifact: string): number {
-  if (groups.length === 0) return 0;
-  const intro = notShownIntro(artifact);
+/** The shortest list of groups not shown: one line counting them all. */
+function notShownMin(groups: readonly Group[], artifact: string): number {
   const left = suffixEntries(groups);
   const tail = `- …and ${plural(groups.length, "more group")} (${plural(left[groups.length], "entry", "entries")})`;
-  return HEADING.length + 2 + intro.length + tail.length;
+  return notShownIntro(artifact).length + tail.length;
+}
+
+/** The shortest details: the heading (and fold) and one line counting every group. */
+export function detailsMin(
+  groups: readonly Group[],
+  artifact: string,
+  drift: ReadonlySet<string> = new Set(),
+): number {
+  if (groups.length === 0) return 0;
+  const l = layoutOf(groups, drift);
+  const fold = l.fold ? 2 + l.fold.length + CLOSING.length : 0;
+  return l.heading.length + fold + 2 + notShownMin(groups, artifact);
 }

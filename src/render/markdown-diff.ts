@@ -29,6 +29,25 @@ function fieldLine(
   return codeLine(`${head}${shorten(oneLine(formatValue(value)), room)}${tail}`);
 }
 
+/**
+ * `    # why`: a note (a delete's reason, a ticket's subject, a blocked reason) over as many
+ * lines as it takes, broken between words: a code line is cut at the cap, a sentence is not.
+ */
+function noteLines(text: string): string[] {
+  const lead = "    # ";
+  const room = CODE_LINE_CAP - lead.length;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of oneLine(text).split(/ +/)) {
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => codeLine(`${lead}${l}`));
+}
+
 function headLine(sign: string, e: PlanEntry, note: string, drift: boolean): string {
   const src = formatSource(e.source);
   return codeLine(
@@ -57,7 +76,7 @@ export function entryLines(e: PlanEntry, drift: boolean): string[] {
         }),
       ];
     case "delete":
-      return [headLine("-", e, "", drift), ...(e.reason ? [codeLine(`    # ${e.reason}`)] : [])];
+      return [headLine("-", e, "", drift), ...(e.reason ? noteLines(e.reason) : [])];
     case "ticket":
     case "blocked": {
       const note =
@@ -73,7 +92,7 @@ export function entryLines(e: PlanEntry, drift: boolean): string[] {
             `      ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}${driftFields.has(c.field) ? DRIFT : ""}`,
           ),
         ),
-        codeLine(`    # ${why}`),
+        ...noteLines(why),
       ];
     }
   }

@@ -25,6 +25,24 @@ export function shorten(s: string, max: number): string {
   return `${cut}…`;
 }
 
+/**
+ * A long text cut to at most `max` characters where people expect a cut: after the last
+ * sentence that fits (when that keeps at least half), else between words; `cut` says
+ * whether anything was left out (the caller adds "…" and where the full text is).
+ */
+export function clipWords(s: string, max: number): { text: string; cut: boolean } {
+  if (s.length <= max) return { text: s, cut: false };
+  const head = shorten(s, max + 1).slice(0, -1); // never half a surrogate pair
+  const half = Math.floor(max / 2);
+  let end = -1;
+  for (const m of head.matchAll(/[.!?;:](?=\s)/g)) if (m.index >= half) end = m.index + 1;
+  if (end < 0) {
+    const space = head.search(/\s\S*$/);
+    end = space >= half ? space : head.length;
+  }
+  return { text: head.slice(0, end).trimEnd(), cut: true };
+}
+
 /** A line for a code block: one line, at most CODE_LINE_CAP characters. */
 export function codeLine(s: string): string {
   return shorten(oneLine(s), CODE_LINE_CAP);

@@ -75,6 +75,48 @@ export function groupLabelHtml(g: Group): string {
     : `project <code>${htmlText(visibleText(g.slug))}</code>`;
 }
 
+/** At most this many groups are named in the summary and shown first in the details. */
+const FEATURED = 8;
+/** …and at most this many rows of the summary table (one per group and kind) name them. */
+const FEATURED_ROWS = 16;
+
+const kindCountOf = (g: Group) => new Set(g.entries.map((e) => e.kind)).size;
+
+/**
+ * The groups a big plan names one by one (the largest, in name order), and the rest, which
+ * the summary counts together and the details fold away. Small plans: every group.
+ */
+export function featuredGroups(groups: readonly Group[]): { shown: Group[]; rest: Group[] } {
+  const rows = groups.reduce((a, g) => a + kindCountOf(g), 0);
+  if (groups.length <= FEATURED && rows <= FEATURED_ROWS) return { shown: [...groups], rest: [] };
+  const bySize = [...groups].sort(
+    (a, b) => b.entries.length - a.entries.length || byName(a.name, b.name),
+  );
+  const picked = new Set<Group>();
+  let used = 0;
+  for (const g of bySize) {
+    if (picked.size >= FEATURED) break;
+    if (picked.size > 0 && used + kindCountOf(g) > FEATURED_ROWS) continue;
+    picked.add(g);
+    used += kindCountOf(g);
+  }
+  return {
+    shown: groups.filter((g) => picked.has(g)),
+    rest: groups.filter((g) => !picked.has(g)),
+  };
+}
+
+/** "12 other projects", or "12 other groups" when users or teams are among them. */
+export function otherGroups(rest: readonly Group[]): string {
+  const projects = rest.every((g) => g.slug !== undefined);
+  return plural(rest.length, projects ? "other project" : "other group");
+}
+
+/** "5 changes: 3 to create, 2 to update": how many, then what they are. */
+export function changeCounts(entries: readonly PlanEntry[]): string {
+  return `${plural(entries.length, "change")}: ${actionCounts(entries)}`;
+}
+
 /** "3 to create, 1 to update, 2 tickets": the non-zero counts per action. */
 export function actionCounts(entries: readonly PlanEntry[]): string {
   const n = { create: 0, update: 0, delete: 0, ticket: 0, blocked: 0 };

@@ -1,15 +1,15 @@
 /**
- * The lists of the pull-request comment: warnings; "Changes in this pull request" and
- * "Drift already present" (with `plan --base`; the split is per field: an update that
+ * The lists of the pull-request comment: warnings; "Changes to apply", or "Changes in this
+ * pull request" and "Drift already present" (with `plan --base`; the split is per field: an update that
  * holds both is named in each with its own fields); support tickets and blocked entries.
  * Each list renders within a budget, cut between whole items with "…and N more" naming
  * what was left out; its heading always carries the count.
  */
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { fitList, fitListMin, share, type Item, type Tail } from "./budget.js";
-import { codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
+import { clipWords, codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
 import { sortEntries } from "./markdown-groups.js";
-import { destruction, formatSource } from "./style.js";
+import { blockedText, destruction, formatSource } from "./style.js";
 
 /** A budgeted part: its full length, its shortest length, and its rendering within a budget. */
 export interface Part {
@@ -20,18 +20,19 @@ export interface Part {
 
 export const EMPTY_PART: Part = { full: 0, min: 0, render: () => "" };
 
-/** A heading and lines (fixed), then items cut to the budget. */
+/** A heading and lines (fixed), then items cut to the budget (and to `cap` characters). */
 function listPart(
   lead: string,
   items: readonly Item[],
   sep: string,
   tail: Tail,
   nameShare = 0,
+  cap = Number.MAX_SAFE_INTEGER,
 ): Part {
   const render = (budget: number) =>
     items.length === 0
       ? lead
-      : `${lead}${fitList(items, budget - lead.length, sep, tail, nameShare)}`;
+      : `${lead}${fitList(items, Math.min(budget - lead.length, cap), sep, tail, nameShare)}`;
   const min = lead.length + (items.length === 0 ? 0 : fitListMin(items, sep, tail));
   return { full: render(Number.MAX_SAFE_INTEGER).length, min, render };
 }
@@ -67,12 +68,21 @@ const moreTail =
   (left, names) =>
     `${bullet}…and ${left.toLocaleString("en-US")} more${names ? `: ${names}` : ""} (see ${artifact})`;
 
+/**
+ * A message of a list item, whole up to `max` characters; longer, cut after a sentence or
+ * between words, saying so and where the full text is.
+ */
+function message(text: string, max: number, artifact: string): string {
+  const c = clipWords(text, max);
+  return c.cut ? `${mdText(c.text)}… (cut; the full text is in ${artifact})` : mdText(text);
+}
+
 export function warningsPart(plan: Plan, artifact: string): Part {
   if (plan.warnings.length === 0) return EMPTY_PART;
   const items = plan.warnings.map((w) => {
     const src = formatSource(w.source);
     return {
-      text: `- ${src ? `${codeSpan(src)}: ` : ""}${mdText(shorten(w.message, 300))}`,
+      text: `- ${src ? `${codeSpan(src)}: ` : ""}${message(w.message, 400, artifact)}`,
       name: src ? codeSpan(src) : codeSpan(shorten(w.message, 40)),
     };
   });
@@ -93,15 +103,21 @@ function named(e: PlanEntry, fields: readonly string[]): Item {
 }
 
 const CUD = ["create", "update", "delete"] as const;
+/** A bullet of names stays a few lines; the rest are counted (the details list them). */
+const BULLET_CAP = 480;
 
-/** One section: per action a bullet naming its entries; destructive ones only counted. */
+/**
+ * One section: per action a bullet naming its entries (destructive ones only counted);
+ * `count` is what the heading says the section holds.
+ */
 function sectionPart(
   title: string,
   picked: readonly [PlanEntry, string[]][],
   artifact: string,
   none = "Nothing to create, update or delete.",
+  count = picked.length.toLocaleString("en-US"),
 ): Part {
-  const lead = `#### ${title} — ${picked.length.toLocaleString("en-US")}\n\n`;
+  const lead = `#### ${title} — ${count}\n\n`;
   if (picked.length === 0) return fixedPart(`${lead}${none}`);
   const bullets = CUD.map((action) => {
     const all = picked.filter(([e]) => e.action === action);
@@ -112,16 +128,18 @@ function sectionPart(
     const above = loud ? ` (${loud.toLocaleString("en-US")} destructive, listed above)` : "";
     const head = `- **${action}** ${n}${above}${quiet.length ? ": " : ""}`;
     const items = quiet.map(([e, fields]) => named(e, fields));
-    return listPart(head, items, ", ", moreTail(artifact, ""));
+    return listPart(head, items, ", ", moreTail(artifact, ""), 0, BULLET_CAP);
   });
   return joinParts([fixedPart(lead.trimEnd()), joinParts(bullets, "\n")]);
 }
 
 /**
- * "Changes" (without --base), or "Changes in this pull request" and "Drift already present
- * (apply will also revert it)" (with --base).
+ * "Changes to apply" (without --base), or "Changes in this pull request" and "Drift already
+ * present (apply will also revert it)" (with --base), each saying how many of those to apply
+ * it holds and how the two overlap (an update can hold both). `request` is the platform's
+ * word ("merge request" on GitLab).
  */
-export function sectionsPart(plan: Plan, artifact: string): Part {
+export function sectionsPart(plan: Plan, artifact: string, request = "pull request"): Part {
   const cud = sortEntries(
     plan.entries.filter((e) => e.action !== "ticket" && e.action !== "blocked"),
   );
@@ -129,7 +147,7 @@ export function sectionsPart(plan: Plan, artifact: string): Part {
   if (cud.length === 0) return EMPTY_PART;
   if (plan.drift === undefined) {
     return sectionPart(
-      "Changes",
+      "Changes to apply",
       cud.map((e) => [e, fieldsOf(e)]),
       artifact,
     );
@@ -145,18 +163,23 @@ export function sectionsPart(plan: Plan, artifact: string): Part {
       if (df.size > 0) theirs.push([e, fieldsOf(e).filter((f) => df.has(f))]);
     }
   }
+  const n = (k: number) => k.toLocaleString("en-US");
+  const of = ` of the ${n(cud.length)} to apply`;
+  const both = mine.length + theirs.length - cud.length;
   return joinParts([
     sectionPart(
-      "Changes in this pull request",
+      `Changes in this ${request}`,
       mine,
       artifact,
       "None: everything below was already drifting before this change.",
+      `${n(mine.length)}${of}`,
     ),
     sectionPart(
       "Drift already present (apply will also revert it)",
       theirs,
       artifact,
       plan.scope ? "None in what this change touches." : "None.",
+      `${n(theirs.length)}${of}${both > 0 ? ` (${n(both)} also changed in this ${request})` : ""}`,
     ),
   ]);
 }
@@ -168,7 +191,7 @@ export function ticketsPart(plan: Plan, artifact: string): Part {
     const src = formatSource(e.source);
     const mark = drift.has(e.key) ? " · drift already present" : "";
     return {
-      text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${mdText(shorten(text, 300))}${mark}`,
+      text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${message(text, 300, artifact)}${mark}`,
       name: keySpan(e.key),
     };
   };
@@ -189,9 +212,7 @@ export function ticketsPart(plan: Plan, artifact: string): Part {
       ? EMPTY_PART
       : listPart(
           `#### Blocked — ${blocked.length.toLocaleString("en-US")} (cannot be reached through the API; never sent)\n\n`,
-          blocked.map((e) =>
-            bullet(e, e.blocked ? `${e.blocked.field}: ${e.blocked.reason}` : e.reason),
-          ),
+          blocked.map((e) => bullet(e, e.blocked ? blockedText(e.blocked) : e.reason)),
           "\n",
           tail,
           0.2,

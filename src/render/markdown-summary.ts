@@ -1,54 +1,99 @@
 /**
  * The parts of the pull-request comment that are always shown whole: the verdict line
- * (changes, destructive, tickets, blocked, plan hash, organization), the counts per kind
- * and action, and the footer (base and head commits, when live state was read, the phctl
+ * (changes: to apply, tickets, blocked; plan hash, organization), the summary table of
+ * counts per project, kind and action, and the footer (base and head commits, when live state was read, the phctl
  * version, the CI run).
  */
-import type { Action, Plan } from "../engine/plan.js";
+import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { changesDigest, shortDigest } from "../engine/reviewed.js";
 import { kinds } from "../kinds/index.js";
 import { codeSpan, linkTarget, mdText, plural, shorten } from "./markdown-escape.js";
-import { destruction } from "./style.js";
+import { featuredGroups, groupEntries, otherGroups, type Group } from "./markdown-groups.js";
+import { destruction, formatCount } from "./style.js";
+import { visibleText } from "../visible.js";
 
-/** `### phctl plan: 12 changes — 3 destructive, 1 ticket, 0 blocked · acme · plan `abc…``. */
-export function verdictLine(plan: Plan): string {
+/** What the comment is about: a plan (pull request, `plan --format markdown`) or drift. */
+export type MarkdownMode = "plan" | "drift";
+
+/**
+ * `### phctl plan: 12 changes — 10 to apply (3 destructive), 1 ticket, 1 blocked · acme ·
+ * plan `abc…``: the parts after the dash add up to the total (destructive ones are among
+ * those to apply). Drift: `### phctl drift: 12 differences — …`, or in sync.
+ */
+export function verdictLine(plan: Plan, mode: MarkdownMode = "plan"): string {
   const hash = codeSpan(shortDigest(changesDigest(plan.entries)));
   const org = mdText(shorten(plan.organization, 80));
   const n = plan.entries.length;
-  if (n === 0) return `### phctl plan: no changes · ${org} · plan ${hash}`;
+  if (n === 0)
+    return mode === "drift"
+      ? `### phctl drift: in sync — live state matches the manifests · ${org}`
+      : `### phctl plan: no changes · ${org} · plan ${hash}`;
   const count = (a: Action) => plan.entries.filter((e) => e.action === a).length;
   const destructive = plan.entries.filter((e) => destruction(e) !== undefined).length;
-  return `### phctl plan: ${plural(n, "change")} — ${destructive.toLocaleString("en-US")} destructive, ${plural(count("ticket"), "ticket")}, ${count("blocked").toLocaleString("en-US")} blocked · ${org} · plan ${hash}`;
+  const apply = n - count("ticket") - count("blocked");
+  const loud = destructive > 0 ? ` (${formatCount(destructive)} destructive)` : "";
+  const noun = mode === "drift" ? "difference" : "change";
+  return `### phctl ${mode}: ${plural(n, noun)} — ${formatCount(apply)} to apply${loud}, ${plural(count("ticket"), "ticket")}, ${formatCount(count("blocked"))} blocked · ${org} · plan ${hash}`;
 }
 
 const COLUMNS = ["create", "update", "delete", "ticket", "blocked"] as const;
 const KIND_ORDER = new Map(kinds.map((k, i) => [k.kind, i]));
-/** Beyond this many kinds (never with phctl's own), per-action totals replace the table. */
-const MAX_ROWS = 40;
+const byKind = (a: string, b: string) =>
+  (KIND_ORDER.get(a) ?? kinds.length) - (KIND_ORDER.get(b) ?? kinds.length) ||
+  (a < b ? -1 : a > b ? 1 : 0);
 
-/** Counts per kind × action, without all-zero rows or columns; and what is not managed. */
-export function countsTable(plan: Plan): string {
-  const rows = new Map<string, Record<Action, number>>();
-  for (const e of plan.entries) {
-    const row = rows.get(e.kind) ?? { create: 0, update: 0, delete: 0, ticket: 0, blocked: 0 };
+type Row = Record<Action, number>;
+const zero = (): Row => ({ create: 0, update: 0, delete: 0, ticket: 0, blocked: 0 });
+
+/** Counts per kind × action of some entries, kinds in phctl's order. */
+function perKind(entries: readonly PlanEntry[]): [string, Row][] {
+  const rows = new Map<string, Row>();
+  for (const e of entries) {
+    const row = rows.get(e.kind) ?? zero();
     row[e.action]++;
     rows.set(e.kind, row);
   }
+  return [...rows].sort(([a], [b]) => byKind(a, b));
+}
+
+/** A group as the table names it: the project's slug (the column says project), or "users and teams". */
+function tableLabel(g: Group): string {
+  return g.slug === undefined ? mdText(g.name) : codeSpan(visibleText(shorten(g.slug, 36)), true);
+}
+
+/**
+ * The summary: a table of counts per project and kind (the largest projects by name, the
+ * others counted together), each row with its total and a total row that adds up to the
+ * verdict; then what is not managed.
+ */
+export function countsTable(plan: Plan): string {
+  const groups = groupEntries(plan.entries);
   const out: string[] = [];
-  if (rows.size > MAX_ROWS) {
-    const s = plan.summary;
+  if (groups.length > 0) {
+    const cols = COLUMNS.filter((c) => plan.entries.some((e) => e.action === c));
+    const cells = (r: Row, strong = false) => {
+      const total = cols.reduce((a, c) => a + r[c], 0);
+      const fmt = (n: number) => (strong ? `**${formatCount(n)}**` : formatCount(n));
+      return [...cols.map((c) => (r[c] ? fmt(r[c]) : "")), fmt(total)].join(" | ");
+    };
     out.push(
-      `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${plural(s.ticket, "ticket")}, ${s.blocked} blocked, in ${rows.size} kinds.`,
+      `| project | kind | ${cols.join(" | ")} | total |`,
+      `|:--|:--|${cols.map(() => "--:|").join("")}--:|`,
     );
-  } else if (rows.size > 0) {
-    const cols = COLUMNS.filter((c) => [...rows.values()].some((r) => r[c] > 0));
-    const rank = (k: string) => KIND_ORDER.get(k) ?? kinds.length;
-    const sorted = [...rows].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-    out.push(`| kind | ${cols.join(" | ")} |`, `|:--|${cols.map(() => "--:|").join("")}`);
-    for (const [kind, r] of sorted)
-      out.push(
-        `| ${mdText(shorten(kind, 60))} | ${cols.map((c) => (r[c] ? r[c].toLocaleString("en-US") : "")).join(" | ")} |`,
+    const { shown, rest } = featuredGroups(groups);
+    const rows = (label: string, entries: readonly PlanEntry[]) =>
+      perKind(entries).forEach(([kind, r], i) =>
+        out.push(`| ${i === 0 ? label : ""} | ${mdText(shorten(kind, 40))} | ${cells(r)} |`),
       );
+    for (const g of shown) rows(tableLabel(g), g.entries);
+    if (rest.length > 0)
+      rows(
+        otherGroups(rest),
+        rest.flatMap((g) => g.entries),
+      );
+    const all = zero();
+    for (const e of plan.entries) all[e.action]++;
+    out.push(`| **total** | | ${cells(all, true)} |`);
   }
   const unmanaged = plan.unmanaged.length;
   if (unmanaged > 0) {

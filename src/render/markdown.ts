@@ -1,9 +1,10 @@
 /**
- * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`). In order:
- * the hidden marker, the verdict line, the apply outcome, the destructive block, counts
- * per kind, warnings, the changes (split into this pull request and drift already present
- * with `plan --base`), tickets and blocked entries, details collapsed per project, and a
- * footer. It never exceeds `maxChars`: the verdict, counts and destructive block always
+ * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`) or as the
+ * drift issue's body. In order: the hidden marker, the verdict line, the apply outcome, the
+ * destructive block, the summary table (counts per project, kind and action), warnings, the
+ * changes to apply (split into this pull request and drift already present with
+ * `plan --base`), tickets and blocked entries, details collapsed per project, and a footer.
+ * Every count says what it includes and adds up. It never exceeds `maxChars`: the verdict, counts and destructive block always
  * fit (the latter in a compact form when needed); the other parts share what is left and
  * are cut only between whole items, naming what was left out and where the full plan is.
  * A pure function of the plan.
@@ -15,7 +16,7 @@ import { detailsPart } from "./markdown-details.js";
 import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
-import { countsTable, footerLine, verdictLine } from "./markdown-summary.js";
+import { countsTable, footerLine, verdictLine, type MarkdownMode } from "./markdown-summary.js";
 
 export interface MarkdownOptions {
   /** The platform's limit on a comment; default 65,536 (GitHub). GitLab: 1,000,000. */
@@ -27,6 +28,13 @@ export interface MarkdownOptions {
   /** One markdown line shown right under the verdict (the apply result). */
   outcome?: string;
   footer?: { baseCommit?: string; headCommit?: string; runUrl?: string };
+  /**
+   * `drift`: every entry is drift (the drift issue, `drift --format markdown`): the verdict
+   * counts differences or says in sync, and destructive entries say what happened live.
+   */
+  mode?: MarkdownMode;
+  /** What the platform calls a change under review; GitLab: "merge request". */
+  request?: "pull request" | "merge request";
 }
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -48,12 +56,13 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   // Shown in this order; [weight] of each part that shares the budget.
   const shared: [Part, number][] = [
     [warningsPart(plan, artifact), 1],
-    [sectionsPart(plan, artifact), 1],
+    [sectionsPart(plan, artifact, opts.request), 1],
     [ticketsPart(plan, artifact), 2],
     [detailsPart(groups, drift, artifact), 4],
   ];
   const marker = opts.marker ?? "";
-  const verdict = verdictLine(plan);
+  const mode = opts.mode ?? "plan";
+  const verdict = verdictLine(plan, mode);
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
@@ -69,6 +78,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     left - mins + destructiveMin(plan, artifact),
     artifact,
     Math.floor(left / 2),
+    mode === "drift",
   );
   left -= destructive.length;
   const budgets = share(

@@ -119,3 +119,13 @@ export function destruction(e: PlanEntry): Destruction | undefined {
   if (e.action === "delete") return ACCESS_KINDS.has(e.kind) ? "removed" : "deleted";
   return "destructive";
 }
+
+/**
+ * A blocked entry's why, naming its field once: `field: reason`, or the reason alone when
+ * it already names the field (`externalEmail is immutable: …`).
+ */
+export function blockedText(b: { field: string; reason: string }): string {
+  const name = b.field.split(".").at(-1) ?? b.field;
+  const named = new RegExp(`(^|[^\\w])${name.replace(/[^\w]/g, "\\$&")}($|[^\\w])`).test(b.reason);
+  return named ? b.reason : `${b.field}: ${b.reason}`;
+}

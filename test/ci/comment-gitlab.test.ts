@@ -118,6 +118,16 @@ describe.concurrent("phctl comment on a GitLab merge request", () => {
     expect(notesCalls(5)).toEqual([]);
   });
 
+  it("says merge request, never pull request (a plan made with --base)", async () => {
+    const p = samplePlan();
+    const based = writeJson(tempDir(), "based.json", { ...p, drift: [p.entries[1].key] });
+    const r = await run(["comment", based], env(11));
+    expect(r.code, r.stderr).toBe(0);
+    const [note] = gl.notes(PROJECT, 11);
+    expect(note.body).toContain("#### Changes in this merge request — ");
+    expect(note.body).not.toMatch(/pull request/i);
+  });
+
   it("a create answered 500 after it landed is not sent again", async () => {
     gl.failNext("POST", /merge_requests\/6\/notes$/, 500, { message: "500 Internal Server Error" }, { landed: true }); // prettier-ignore
     const r = await run(["comment", plan], env(6));

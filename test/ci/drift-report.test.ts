@@ -9,7 +9,7 @@ import { CiHttpError } from "../../src/ci/retry.js";
 import { summarize, type Plan, type PlanEntry } from "../../src/engine/plan.js";
 import { changesDigest } from "../../src/engine/reviewed.js";
 import { issueBody, metaOf } from "../../src/drift/issue-body.js";
-import { defaultKey } from "../../src/drift/options.js";
+import { pathKey } from "../../src/drift/options.js";
 import { reportDrift, type ReportInput } from "../../src/drift/report.js";
 import { countsOf } from "../../src/drift/summary.js";
 import { samplePlan } from "../fixtures/sample-plan.js";
@@ -271,9 +271,9 @@ describe("what is sent", () => {
     expect(m.issues[0].body).toContain("project/tf-a/access/developers/user/***");
   });
 
-  it("the default key is the config directory as given, normalised", () => {
-    expect(defaultKey(["./examples/"], "/w")).toBe("examples");
-    expect(defaultKey([], "/w")).toBe(".");
-    expect(defaultKey(["/w/infra/prod", "teams.yaml"], "/w")).toBe("infra/prod+teams.yaml");
+  it("the key earlier versions used by default: the config directory as given, normalised", () => {
+    expect(pathKey(["./examples/"], "/w")).toBe("examples");
+    expect(pathKey([], "/w")).toBe(".");
+    expect(pathKey(["/w/infra/prod", "teams.yaml"], "/w")).toBe("infra/prod+teams.yaml");
   });
 });

@@ -183,14 +183,15 @@ describe("the apply workflow after merge", () => {
     expect(step.stdout).toContain("::error title=phctl drift::live state differs from .");
     expect(step.stdout).not.toContain("an error, not drift");
     expect(drift.job.summary).toContain("`project/ci-tools`");
+    expect(drift.job.summary).toMatch(/^### phctl drift: 1 difference — /m);
     // One tracking issue on the repository, and the metrics file in the workspace.
     const [issue, ...more] = gh.issues.list(REPO);
     expect(more).toEqual([]);
     expect(issue).toMatchObject({ state: "open", labels: ["phctl-drift"] });
-    expect(issue.title).toBe("Drift: 1 difference between the manifests and live state");
-    expect(issue.body).toMatch(/^<!-- phctl:drift key=\. -->\n[^]*\[run 5004\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/5004\)/); // prettier-ignore
-    expect(step.stderr).toContain(`opened drift issue #${issue.number} (key .)`);
-    expect(readFileSync(join(drift.workspace, "phctl-drift.prom"), "utf8")).toMatch(/^phctl_drift_in_sync\{key="\."\} 0$/m); // prettier-ignore
+    expect(issue.title).toBe("Drift: 1 difference in organization acme");
+    expect(issue.body).toMatch(/^<!-- phctl:drift key=default -->\n[^]*\[run 5004\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/5004\)/); // prettier-ignore
+    expect(step.stderr).toContain(`opened drift issue #${issue.number} (key default)`);
+    expect(readFileSync(join(drift.workspace, "phctl-drift.prom"), "utf8")).toMatch(/^phctl_drift_in_sync\{key="default"\} 0$/m); // prettier-ignore
     expect(drift.job.steps.at(-1)).toMatchObject({ name: "Push the metrics to a Pushgateway", outcome: "skipped" }); // prettier-ignore
   });
 });

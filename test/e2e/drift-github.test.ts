@@ -16,7 +16,7 @@ import { recorder } from "../ci/helpers.js";
 import { converged, DESCRIPTIONS, startWebhook, type Converged, type Webhook } from "./drift-fixture.js"; // prettier-ignore
 
 const REPO = "acme/config";
-const MARKER = "<!-- phctl:drift key=examples -->";
+const MARKER = "<!-- phctl:drift key=default -->";
 const parse = createRequire(import.meta.url)("parse-prometheus-text-format") as (s: string) => { name: string; metrics: { value: string; labels?: Record<string, string> }[] }[]; // prettier-ignore
 let c: Converged;
 let gh: FakeGitHub;
@@ -59,17 +59,23 @@ describe("one tracking issue through drift and recovery", () => {
   it("in sync: no issue, a heartbeat, in_sync 1 in the metrics", async () => {
     const r = await drift();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe("phctl: in sync: no open drift issue (key examples)\nphctl: notified 1 webhook (in-sync)\n"); // prettier-ignore
+    expect(r.stderr).toBe("phctl: in sync: no open drift issue (key default)\nphctl: notified 1 webhook (in-sync)\n"); // prettier-ignore
     expect(issues()).toEqual([]);
     expect(hook.messages.at(-1)).toMatchObject({
       status: "in-sync",
-      key: "examples",
+      key: "default",
       organization: "acme",
       previous: "in-sync",
       runUrl: "https://github.example/acme/config/actions/runs/301",
-      text: "phctl: examples (acme) is in sync — run https://github.example/acme/config/actions/runs/301", // prettier-ignore
+      text: "phctl: organization acme is in sync — run https://github.example/acme/config/actions/runs/301", // prettier-ignore
     });
-    expect(metric("phctl_drift_in_sync", { key: "examples" })).toBe("1");
+    expect(metric("phctl_drift_in_sync", { key: "default" })).toBe("1");
+  });
+
+  it("in sync, drift's markdown (the job summary) says in sync, not a plan of no changes", async () => {
+    const r = await run(["drift", "examples", "--format", "markdown"], c.env, c.dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("### phctl drift: in sync — live state matches the manifests · acme"); // prettier-ignore
   });
 
   it("drift opens one issue with the label and the marker; the webhook hears it", async () => {
@@ -77,10 +83,10 @@ describe("one tracking issue through drift and recovery", () => {
     const r = await drift();
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toContain("~ project/ci-tools (Project) will be updated in place");
-    expect(r.stderr).toContain("phctl: opened drift issue #101 (key examples) (https://github.example/acme/config/issues/101)\n"); // prettier-ignore
+    expect(r.stderr).toContain("phctl: opened drift issue #101 (key default) (https://github.example/acme/config/issues/101)\n"); // prettier-ignore
     const [issue, ...more] = issues();
     expect(more).toEqual([]);
-    expect(issue).toMatchObject({ state: "open", labels: ["phctl-drift"], title: "Drift: 1 difference in examples" }); // prettier-ignore
+    expect(issue).toMatchObject({ state: "open", labels: ["phctl-drift"], title: "Drift: 1 difference in organization acme" }); // prettier-ignore
     expect(issue.body.startsWith(`${MARKER}\n`)).toBe(true);
     expect(issue.body).toContain("by [run 2](https://github.example/acme/config/actions/runs/302)"); // prettier-ignore
     expect(issue.body).toContain("Edited by hand");
@@ -90,7 +96,7 @@ describe("one tracking issue through drift and recovery", () => {
     expect(m.counts).toMatchObject({ total: 1, byKind: { Project: { update: 1 } } });
     expect(m.apiCalls).toBeGreaterThan(5);
     expect(m.durationMs).toBeGreaterThan(0);
-    expect(m.text).toBe(`phctl: drift in examples (acme): 1 difference: 1 to update — issue ${issue.url} · run https://github.example/acme/config/actions/runs/302`); // prettier-ignore
+    expect(m.text).toBe(`phctl: drift in organization acme: 1 difference: 1 to update — issue ${issue.url} · run https://github.example/acme/config/actions/runs/302`); // prettier-ignore
     expect(metric("phctl_drift_in_sync")).toBe("0");
     expect(metric("phctl_drift_entries", { kind: "Project", action: "update" })).toBe("1");
   });
@@ -98,7 +104,7 @@ describe("one tracking issue through drift and recovery", () => {
   it("the same drift again: the body is replaced, no comment", async () => {
     const r = await drift();
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("phctl: updated drift issue #101 (key examples)");
+    expect(r.stderr).toContain("phctl: updated drift issue #101 (key default)");
     expect(issues()).toHaveLength(1);
     expect(issues()[0].body).toContain("actions/runs/303");
     expect(comments()).toEqual([]);
@@ -109,9 +115,9 @@ describe("one tracking issue through drift and recovery", () => {
     await c.describe("ci-tools", "Edited by hand, then once more");
     const r = await drift();
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("phctl: updated drift issue #101 (key examples)");
+    expect(r.stderr).toContain("phctl: updated drift issue #101 (key default)");
     expect(r.stderr).toContain("; the drift changed: commented");
-    expect(issues()[0].title).toBe("Drift: 1 difference in examples");
+    expect(issues()[0].title).toBe("Drift: 1 difference in organization acme");
     expect(issues()[0].body).toContain("Edited by hand, then once more");
     expect(comments()).toHaveLength(1);
     expect(comments()[0]).toMatch(/^\*\*Drift changed\*\* at .* \(\[run 4\]\(.*\)\): now 1 difference: 1 to update \(plan `[0-9a-f]{12}` → `[0-9a-f]{12}`\)\./); // prettier-ignore
@@ -131,7 +137,7 @@ describe("one tracking issue through drift and recovery", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("; the drift changed: commented");
     expect(issues()).toHaveLength(1);
-    expect(issues()[0].title).toBe("Drift: 2 differences in examples");
+    expect(issues()[0].title).toBe("Drift: 2 differences in organization acme");
     expect(issues()[0].body).toContain("leaked ***");
     seen.push(JSON.stringify(issues()));
     expect(comments()).toHaveLength(2);
@@ -144,12 +150,12 @@ describe("one tracking issue through drift and recovery", () => {
     expect(applied.code, applied.stderr).toBe(0);
     const r = await drift();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("phctl: closed drift issue #101 (key examples): in sync again");
+    expect(r.stderr).toContain("phctl: closed drift issue #101 (key default): in sync again");
     expect(issues()).toMatchObject([{ number: 101, state: "closed", stateReason: "completed" }]);
     expect(comments()[2]).toMatch(/^\*\*In sync again\*\* at .*\[run 7\]/);
     expect(hook.messages.at(-1)).toMatchObject({ status: "recovered", previous: "drift" });
     expect(hook.messages.at(-1).text).toMatch(
-      /^phctl: examples \(acme\) is in sync again — issue /,
+      /^phctl: organization acme is in sync again — issue /,
     );
     expect(metric("phctl_drift_in_sync")).toBe("1");
   });
@@ -158,7 +164,7 @@ describe("one tracking issue through drift and recovery", () => {
     await c.describe("ci-tools", "Edited by hand again");
     const r = await drift();
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("phctl: reopened drift issue #101 (key examples)");
+    expect(r.stderr).toContain("phctl: reopened drift issue #101 (key default)");
     expect(issues()).toMatchObject([{ number: 101, state: "open", stateReason: "reopened" }]);
     expect(comments()[3]).toMatch(/^\*\*Drift again\*\* at /);
     expect(hook.messages.at(-1)).toMatchObject({ status: "drift", changed: true });
@@ -181,7 +187,7 @@ describe("reporting that fails leaves the exit code as the drift says", () => {
     const port = new URL(hook.url).port;
     expect(r.stderr).toBe(
       "phctl: drift: 1 difference between the manifests and live state\n" +
-        "phctl: cannot report drift on GitHub (key examples): 403 Resource not accessible by integration — give the job `issues: write` in its permissions\n" + // prettier-ignore
+        "phctl: cannot report drift on GitHub (key default): 403 Resource not accessible by integration — give the job `issues: write` in its permissions\n" + // prettier-ignore
         `phctl: cannot notify http://127.0.0.1:${port}/…: 500 no_service (tried twice)\n`,
     );
   });
@@ -192,7 +198,7 @@ describe("reporting that fails leaves the exit code as the drift says", () => {
     hook.fail(2, 503);
     const r = await drift();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^phctl: cannot report drift on GitHub \(key examples\): 502 Bad Gateway — GitHub may be having trouble: the next run tries again\nphctl: cannot notify .*: 503 no_service \(tried twice\)\n$/); // prettier-ignore
+    expect(r.stderr).toMatch(/^phctl: cannot report drift on GitHub \(key default\): 502 Bad Gateway — GitHub may be having trouble: the next run tries again\nphctl: cannot notify .*: 503 no_service \(tried twice\)\n$/); // prettier-ignore
     expect(issues()[0].state).toBe("open");
     const next = await drift();
     expect(next.code, next.stderr).toBe(0);

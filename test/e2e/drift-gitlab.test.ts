@@ -45,9 +45,9 @@ describe("one GitLab issue per key", () => {
     await c.describe("ci-tools", "Edited on GitLab's watch");
     const first = await drift();
     expect(first.code, first.stderr).toBe(2);
-    expect(first.stderr).toContain("phctl: opened drift issue #101 (key examples) (https://gitlab.example/42/-/issues/101)"); // prettier-ignore
-    expect(issues()).toMatchObject([{ number: 101, state: "open", labels: ["phctl-drift"], title: "Drift: 1 difference in examples" }]); // prettier-ignore
-    expect(issues()[0].body).toMatch(/^<!-- phctl:drift key=examples -->\n[^]*by \[pipeline 701\]\(https:\/\/gitlab\.example\/acme\/config\/-\/pipelines\/701\)/); // prettier-ignore
+    expect(first.stderr).toContain("phctl: opened drift issue #101 (key default) (https://gitlab.example/42/-/issues/101)"); // prettier-ignore
+    expect(issues()).toMatchObject([{ number: 101, state: "open", labels: ["phctl-drift"], title: "Drift: 1 difference in organization acme" }]); // prettier-ignore
+    expect(issues()[0].body).toMatch(/^<!-- phctl:drift key=default -->\n[^]*by \[pipeline 701\]\(https:\/\/gitlab\.example\/acme\/config\/-\/pipelines\/701\)/); // prettier-ignore
     expect(gl.issues.labels(PROJECT)).toEqual(["phctl-drift"]);
     const list = gl.requests.find((q) => q.method === "GET" && q.path.includes("/issues?"));
     expect(list?.path).toMatch(/^\/api\/v4\/projects\/42\/issues\?labels=phctl-drift&.*per_page=100/); // prettier-ignore
@@ -84,7 +84,7 @@ describe("one GitLab issue per key", () => {
   it("GitLab refusing the token: one line with its message, exit 2 stays", async () => {
     const r = await drift({ PHCTL_GITLAB_TOKEN: "glpat-notAToken00000" });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("phctl: cannot report drift on GitLab (key examples): 401 Unauthorized — set PHCTL_GITLAB_TOKEN to a token with api scope\n"); // prettier-ignore
+    expect(r.stderr).toContain("phctl: cannot report drift on GitLab (key default): 401 Unauthorized — set PHCTL_GITLAB_TOKEN to a token with api scope\n"); // prettier-ignore
     const none = await drift({ PHCTL_GITLAB_TOKEN: "" });
     expect(none.code, none.stderr).toBe(2);
     expect(none.stderr).toContain("phctl: cannot report drift on GitLab: no token (neither PHCTL_GITLAB_TOKEN nor GITLAB_TOKEN is set)\n"); // prettier-ignore
@@ -123,9 +123,9 @@ describe("--notify without an issue", () => {
     );
     expect(r.code, r.stderr).toBe(1);
     const m = hook.messages.at(-1);
-    expect(m).toMatchObject({ status: "error", key: "examples" });
-    expect(m.text).toMatch(/^phctl: the drift check of examples failed: /);
-    expect(readFileSync(join(c.dir, "m/drift.prom"), "utf8")).toMatch(/^phctl_drift_last_run_success\{key="examples"\} 0$/m); // prettier-ignore
+    expect(m).toMatchObject({ status: "error", key: "default" });
+    expect(m.text).toMatch(/^phctl: the drift check failed: /);
+    expect(readFileSync(join(c.dir, "m/drift.prom"), "utf8")).toMatch(/^phctl_drift_last_run_success\{key="default"\} 0$/m); // prettier-ignore
     expect(readdirSync(join(c.dir, "m"))).toEqual(["drift.prom"]); // written whole: no temp file left
     expect(JSON.stringify(hook.raw) + outputs()).not.toContain("wrong-token-1234");
   });

@@ -54,7 +54,9 @@ describe("markdown comment within the platform's limit", () => {
     );
     expect(md).toContain("#### Support tickets — 5");
     for (let i = 0; i < 5; i++) expect(md).toContain(`\`project/t${i}\``);
-    expect(md.split("\n")[0]).toContain("645 changes — 600 destructive, 5 tickets, 0 blocked");
+    expect(md.split("\n")[0]).toContain(
+      "645 changes — 640 to apply (600 destructive), 5 tickets, 0 blocked",
+    );
     expect(detailsAccountFor(md)).toBe(entries.length);
   });
 
@@ -75,7 +77,7 @@ describe("markdown comment within the platform's limit", () => {
       });
       expect(md.length).toBeLessThanOrEqual(max);
       expect(md.split("\n")[2]).toMatch(
-        /^### phctl plan: 5,000 changes — 200 destructive, 100 tickets, 0 blocked/,
+        /^### phctl plan: 5,000 changes — 4,900 to apply \(200 destructive\), 100 tickets, 0 blocked/,
       );
       const shown = destructiveShown(md);
       expect(shown.countedOnly).toBe(false);
@@ -105,7 +107,7 @@ describe("markdown comment within the platform's limit", () => {
     const md = renderMarkdown(plan(entries), { artifactHint: HINT });
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain(
-      "<summary>project <code>one</code> — 2,000 to create (part shown)</summary>",
+      "<summary>project <code>one</code> — 2,000 changes: 2,000 to create (part shown)</summary>",
     );
     expect(md).toMatch(/^…and [\d,]+ more: `project\/one\/repo\/r\d+`, /m);
     expect(detailsAccountFor(md)).toBe(2_000);
@@ -118,7 +120,7 @@ describe("markdown comment within the platform's limit", () => {
     const md = renderMarkdown(plan(entries), { maxChars: 10_000, artifactHint: HINT });
     expect(md.length).toBeLessThanOrEqual(10_000);
     expect(md).toContain(`Not shown here for length (every entry is in ${HINT}):`);
-    expect(md).toMatch(/^- project `p\d{4}` — 1 to create$/m);
+    expect(md).toMatch(/^- project `p\d{4}` — 1 change: 1 to create$/m);
     expect(md).toMatch(/^- …and [\d,]+ more groups \([\d,]+ entries\): project `p\d{4}`/m);
     expect(detailsAccountFor(md)).toBe(2_000);
   });

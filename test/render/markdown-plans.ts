@@ -122,7 +122,7 @@ export function destructiveShown(md: string): {
  * of a block shown in part, counts of the groups not shown, "(M entries)" of the tail.
  */
 export function detailsAccountFor(md: string): number {
-  const start = md.indexOf("\n#### Details\n");
+  const start = md.indexOf("\n#### Details");
   if (start < 0) return 0;
   const details = md.slice(start, md.lastIndexOf("\n\n"));
   let n = 0;

@@ -129,6 +129,14 @@ describe("markdown comment, any plan, any budget", () => {
         });
         expect(md.length).toBeLessThanOrEqual(max);
         expect(md.split("\n")[2]).toMatch(/^### phctl plan: /);
+        // The verdict's parts add up to its total; the summary's total row says the same.
+        const n = (s: string | undefined) => Number((s ?? "0").replace(/,/g, ""));
+        const v = / (\d[\d,]*) changes? — ([\d,]+) to apply.*?, ([\d,]+) tickets?, ([\d,]+) blocked/.exec(md.split("\n")[2]); // prettier-ignore
+        if (p.entries.length > 0) {
+          expect(n(v?.[2]) + n(v?.[3]) + n(v?.[4])).toBe(p.entries.length);
+          expect(n(v?.[1])).toBe(p.entries.length);
+          expect(md).toMatch(new RegExp(`^\\| \\*\\*total\\*\\* \\|.*\\| \\*\\*${p.entries.length.toLocaleString("en-US")}\\*\\* \\|$`, "m")); // prettier-ignore
+        }
 
         const destructive = p.entries.filter((e) => destruction(e) !== undefined);
         const shown = destructiveShown(md);
@@ -142,8 +150,9 @@ describe("markdown comment, any plan, any budget", () => {
 
         const out = html(md);
         expect(out).not.toMatch(/<em>|<img|<script/);
+        // Bold only from phctl: the actions, and the total row of the summary table.
         for (const m of out.matchAll(/<strong>(.*?)<\/strong>/g))
-          expect(["create", "update", "delete"]).toContain(m[1]);
+          expect(m[1]).toMatch(/^(create|update|delete|total|[\d,]+)$/);
         expect(out.match(/<details>/g)?.length ?? 0).toBe(out.match(/<\/details>/g)?.length ?? 0);
         const tickets = p.entries.filter((e) => e.action === "ticket").length;
         if (tickets > 0)

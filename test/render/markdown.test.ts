@@ -17,7 +17,7 @@ describe("markdown comment: what a reviewer reads first", () => {
     const lines = md.split("\n").filter((l) => l !== "");
     expect(lines[0]).toBe("<!-- phctl:default -->");
     expect(lines[1]).toBe(
-      `### phctl plan: 5 changes — 1 destructive, 1 ticket, 1 blocked · acme · plan \`${shortDigest(changesDigest(p.entries))}\``,
+      `### phctl plan: 5 changes — 3 to apply (1 destructive), 1 ticket, 1 blocked · acme · plan \`${shortDigest(changesDigest(p.entries))}\``,
     );
     expect(lines[2]).toBe("**Applied** in run 7.");
     expect(lines[3]).toBe("#### Destructive changes (1)");
@@ -55,10 +55,10 @@ describe("markdown comment: what a reviewer reads first", () => {
         repo("tf-a", "old"),
       ].sort(),
     );
-    expect(md.split("\n")[0]).toContain("4 changes — 3 destructive");
+    expect(md.split("\n")[0]).toContain("4 changes — 4 to apply (3 destructive)");
   });
 
-  it("counts per kind without all-zero rows or columns", () => {
+  it("counts per project and kind without all-zero columns, each row and the total adding up", () => {
     const md = renderMarkdown(
       plan([
         entry(repo("a", "x"), "create"),
@@ -67,7 +67,13 @@ describe("markdown comment: what a reviewer reads first", () => {
       ]),
     );
     expect(md).toContain(
-      "| kind | create | update |\n|:--|--:|--:|\n| User |  | 1 |\n| Repository | 2 |  |",
+      [
+        "| project | kind | create | update | total |",
+        "|:--|:--|--:|--:|--:|",
+        "| `a` | Repository | 2 |  | 2 |",
+        "| users | User |  | 1 | 1 |",
+        "| **total** | | **2** | **1** | **3** |",
+      ].join("\n"),
     );
     expect(md).not.toContain("| delete");
     expect(md).not.toContain("not managed");
@@ -115,7 +121,7 @@ describe("markdown comment: how it renders (GFM)", () => {
     expect(md).toContain("\\@org/team");
     expect(out).not.toMatch(/<img|<script/);
     expect(out).toContain(
-      "<summary>project <code>x_y_</code> — 1 to create, 1 to delete</summary>",
+      "<summary>project <code>x_y_</code> — 2 changes: 1 to create, 1 to delete</summary>",
     );
   });
 
@@ -179,9 +185,9 @@ describe("markdown comment: how it renders (GFM)", () => {
       (m) => m[1],
     );
     expect(summaries).toEqual([
-      "project <code>alpha</code> — 2 to create",
-      "project <code>zeta</code> — 1 to create",
-      "users and teams — 2 to create",
+      "project <code>alpha</code> — 2 changes: 2 to create",
+      "project <code>zeta</code> — 1 change: 1 to create",
+      "users and teams — 2 changes: 2 to create",
     ]);
     const lines = codeBlockLines(renderMarkdown(p)).filter((l) => l.startsWith("+ project/alpha"));
     expect(lines.map((l) => l.split(" ")[1])).toEqual([repo("alpha", "a"), repo("alpha", "z")]);
@@ -216,7 +222,7 @@ describe("markdown comment: plan --base", () => {
     expect(mineText).toContain("- **create** 1: `project/tf-a/repo/new`");
     expect(driftText).toContain("`project/tf-a` (title)");
     expect(driftText).toContain("`project/tf-b/repo/docs` (issueTracking)");
-    expect(md).not.toContain("#### Changes —");
+    expect(md).not.toContain("#### Changes to apply");
   });
 
   it("marks drift in the details: whole entries on their line, mixed entries per field", () => {
@@ -226,16 +232,16 @@ describe("markdown comment: plan --base", () => {
     expect(lines).toContain('+   description: "new"');
     expect(lines).toContain("  project/tf-b/repo/docs (Repository) (drift)  # projects/p.yaml:1");
     expect(html(md)).toContain(
-      "<summary>project <code>tf-a</code> — 1 to create, 1 to update, 1 partly drift</summary>",
+      "<summary>project <code>tf-a</code> — 2 changes: 1 to create, 1 to update (1 of them partly drift)</summary>",
     );
     expect(html(md)).toContain(
-      "<summary>project <code>tf-b</code> — 1 to update, 1 drift</summary>",
+      "<summary>project <code>tf-b</code> — 1 change: 1 to update (1 of them drift already present)</summary>",
     );
   });
 
   it("without --base there is one section of changes", () => {
     const plain = renderMarkdown(plan(entries));
-    expect(plain).toContain("#### Changes — 3");
+    expect(plain).toContain("#### Changes to apply — 3");
     expect(plain).not.toContain("Drift already present");
     expect(plain).not.toContain("(drift)");
   });

@@ -62,7 +62,7 @@ describe("plan renderers", () => {
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toMatch(/^Not shown here for length \(every entry is in plan\.json\):$/m);
     expect(
-      md.startsWith("### phctl plan: 3,000 changes — 0 destructive, 0 tickets, 0 blocked · acme"),
+      md.startsWith("### phctl plan: 3,000 changes — 3,000 to apply, 0 tickets, 0 blocked · acme"),
     ).toBe(true);
   });
 
