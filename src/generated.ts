@@ -28,4 +28,10 @@ export const generatedFiles: GeneratedFile[] = [
       `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...Plan }, null, 2)}\n`,
   },
   { path: VALIDATORS_FILE, render: renderValidators },
+  // examples/ is a complete config directory, as `phctl export` writes one: copied anywhere,
+  // its modelines still find their schemas.
+  ...(["manifest", "config"] as const).map((name) => ({
+    path: `examples/schemas/${SCHEMA_FILES[name]}`,
+    render: () => renderSchema(name),
+  })),
 ];
