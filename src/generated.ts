@@ -15,4 +15,10 @@ export interface GeneratedFile {
 export const generatedFiles: GeneratedFile[] = [
   ...publishedSchemas.map((s) => ({ path: s.path, render: () => s.render() })),
   { path: VALIDATORS_FILE, render: renderValidators },
+  // examples/ is a complete config directory, as `phctl export` writes one: copied anywhere,
+  // its modelines still find their schemas.
+  ...(["manifest", "config"] as const).map((name) => ({
+    path: `examples/schemas/${SCHEMA_FILES[name]}`,
+    render: () => renderSchema(name),
+  })),
 ];

@@ -1,7 +1,12 @@
 /**
  * Which files a set of paths means: a file is read as given; a directory is walked for
- * `*.yaml` / `*.yml` (skipping dot-directories, dot-files and node_modules), and a
- * `phctl.yaml` at its root is the config. A path that does not exist is a user error.
+ * `*.yaml` / `*.yml` (skipping dot-directories, dot-files, node_modules and a checkout of
+ * phctl itself), and a `phctl.yaml` at its root is the config. A path that does not exist is
+ * a user error.
+ *
+ * A checkout of phctl inside a config repository (the CI action checked out beside the
+ * config, a submodule, an unpacked package: a directory whose package.json names phctl) is
+ * phctl's source: its examples and test fixtures would load as duplicate or broken manifests.
  *
  * A directory given to phctl is a config root: symbolic links met while walking it are
  * followed only while they stay inside its real path (a config repository that reaches
@@ -12,7 +17,14 @@
  * The file system is read synchronously: thousands of small files cost a tenth of the CPU
  * that promise-based calls do, and nothing else runs while manifests load.
  */
-import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from "node:fs";
+import {
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { userError } from "../errors.js";
 import { makeDiagnostic } from "./diagnostics.js";
@@ -123,11 +135,24 @@ function entryType(w: Walk, e: Dirent, full: string): "dir" | "file" | undefined
   return type;
 }
 
+/** A directory holding phctl's own package.json: a checkout of phctl, not config. */
+function isPhctlCheckout(dir: string, entries: Dirent[]): boolean {
+  if (!entries.some((e) => e.name === "package.json")) return false;
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
+    return pkg.name === "phctl";
+  } catch {
+    return false; // not phctl's: whatever it is, the directory is walked as before
+  }
+}
+
 function walk(w: Walk, dir: string, root: boolean): void {
   const real = realpathSync.native(dir);
   if (w.seen.has(real)) return;
   w.seen.add(real);
   const entries = readdirSync(dir, { withFileTypes: true });
+  // The directory given is read whatever it is: the user named it.
+  if (!root && isPhctlCheckout(dir, entries)) return;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     if (e.name.startsWith(".") || e.name === "node_modules") continue;

@@ -33,7 +33,9 @@ describe("examples/.gitlab-ci.yml", () => {
       expect(ci[name].extends, name).toBe(".phctl");
       expect(ci.stages, name).toContain(ci[name].stage);
     }
-    expect(ci[".phctl"].before_script.join("\n")).toContain('npm install --global --no-audit --no-fund "$PHCTL_PACKAGE"'); // prettier-ignore
+    // phctl from the image, or the release tarball checked by SHA-256 (gitlab-jobs.test.ts)
+    expect(ci[".phctl"].image).toEqual({ name: "$PHCTL_IMAGE", entrypoint: [""] });
+    expect(ci.default).toBeUndefined();
     expect(ci.workflow.rules.map((r: { if: string }) => r.if)).toContain(MR);
   });
 
@@ -43,8 +45,9 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
     const script = job.script.join("\n");
     expect(script).toContain('git fetch --no-tags --depth=1 origin "$CI_MERGE_REQUEST_DIFF_BASE_SHA"'); // prettier-ignore
-    expect(script).toContain('git worktree add --detach /tmp/phctl-base "$CI_MERGE_REQUEST_DIFF_BASE_SHA"'); // prettier-ignore
-    expect(script).toMatch(/phctl plan "\$PHCTL_CONFIG" --base "\/tmp\/phctl-base\/\$PHCTL_CONFIG" --out phctl-plan\.json/); // prettier-ignore
+    // a worktree of this job's own (gitlab-jobs.test.ts runs the job again in one checkout)
+    expect(script).toContain('git worktree add --detach "$PHCTL_BASE" "$CI_MERGE_REQUEST_DIFF_BASE_SHA"'); // prettier-ignore
+    expect(script).toMatch(/phctl plan "\$PHCTL_CONFIG" --base "\$PHCTL_BASE\/\$PHCTL_CONFIG" --out phctl-plan\.json/); // prettier-ignore
     expect(script).toContain('phctl comment phctl-plan.json --key "$PHCTL_KEY"');
     expect(job.artifacts.paths).toEqual(["phctl-plan.json"]);
   });

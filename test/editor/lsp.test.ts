@@ -158,8 +158,9 @@ describe("yaml-language-server on the examples", () => {
   it("a later document without its own modeline gets no help (why each carries one)", async () => {
     const path = join(dir, "examples/users/linaro-partner.yaml");
     const full = readFileSync(path, "utf8");
-    const hoverAt = async (text: string) => {
-      const uri = lsp.open(path, text);
+    // Each text under its own file: the server keeps a parse per URI and version.
+    const hoverAt = async (text: string, file = path) => {
+      const uri = lsp.open(file, text);
       const h = await lsp.request<{ contents: { value: string } } | null>("textDocument/hover", {
         textDocument: { uri },
         position: positionOf(text, "firstName", "name: lchen"),
@@ -168,7 +169,8 @@ describe("yaml-language-server on the examples", () => {
       return h?.contents.value ?? "";
     };
     expect(await hoverAt(full)).toMatch(/^#### firstName\n/);
-    expect(await hoverAt(full.replace(/---\n# yaml-language-server:.*\n/, "---\n"))).toBe("");
+    const stripped = full.replace(/---\n# yaml-language-server:.*\n/, "---\n");
+    expect(await hoverAt(stripped, join(dir, "examples/users/stripped.yaml"))).toBe("");
   });
 
   it("README's yaml.schemas setting does the same for a config directory without modelines", async () => {

@@ -52,8 +52,8 @@ describe("modelines", () => {
     for (const file of yamlFiles("examples")) {
       const text = readFileSync(file, "utf8");
       const schema = file.endsWith("phctl.yaml")
-        ? "schemas/config.schema.json"
-        : "schemas/manifest.schema.json";
+        ? "examples/schemas/config.schema.json"
+        : "examples/schemas/manifest.schema.json";
       expect(existsSync(schema)).toBe(true);
       docs += expectModelines(file, text, schema);
       // the fast reader takes them, with one document per document
@@ -109,7 +109,7 @@ describe("modelines", () => {
   it("stay on every document drift --adopt keeps when it removes one", () => {
     const file = "examples/users/acme.yaml";
     const text = readFileSync(file, "utf8");
-    const schema = relative(".", "schemas/manifest.schema.json");
+    const schema = relative(".", "examples/schemas/manifest.schema.json");
     for (const removed of ["User/jdoe", "User/asmith", "User/bwong"]) {
       const f = new FileText(file, text);
       f.apply(removed, { op: "removeDocument" });
