@@ -36,6 +36,7 @@ export function newResult(): ApplyResult {
 const REFUSALS = new Set([
   "REFUSED",
   "REVIEW_MISMATCH",
+  "UNREVIEWED_MERGE",
   "PLAN_MISMATCH",
   "STALE_PLAN",
   "MANIFESTS_CHANGED",

@@ -47,6 +47,8 @@ export interface ApplyFlags {
   journal?: string;
   outageTimeout?: string;
   reviewed?: string;
+  applied?: string;
+  commit?: string;
   result?: string;
   showTickets?: boolean;
 }

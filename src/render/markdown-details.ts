@@ -9,30 +9,39 @@ import { entryLines } from "./markdown-diff.js";
 import { codeSpan, fenced, plural } from "./markdown-escape.js";
 import { actionCounts, groupLabel, groupLabelHtml, type Group } from "./markdown-groups.js";
 import type { Part } from "./markdown-lists.js";
+import type { Origin } from "../engine/base-split.js";
 
-/** "3 to create, 1 to update, 1 drift". */
-export function groupCounts(g: Group, drift: ReadonlySet<string>): string {
-  const whole = g.entries.filter((e) => drift.has(e.key)).length;
-  const part = g.entries.filter(
-    (e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0,
-  ).length;
+/** Keys whose whole entry is not this change's: drift, or merged but not applied. */
+export type WholeOrigins = ReadonlyMap<string, Exclude<Origin, "change">>;
+
+/** "3 to create, 1 to update, 1 drift, 1 not applied". */
+export function groupCounts(g: Group, drift: WholeOrigins): string {
+  const count = (f: (e: Group["entries"][number]) => boolean, what: string) => {
+    const n = g.entries.filter(f).length;
+    return n ? [`${n.toLocaleString("en-US")} ${what}`] : [];
+  };
   return [
     actionCounts(g.entries),
-    ...(whole ? [`${whole.toLocaleString("en-US")} drift`] : []),
-    ...(part ? [`${part.toLocaleString("en-US")} partly drift`] : []),
+    ...count((e) => drift.get(e.key) === "drift", "drift"),
+    ...count((e) => drift.get(e.key) === "unapplied", "not applied"),
+    ...count((e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0, "partly drift"),
+    ...count(
+      (e) => drift.get(e.key) !== "unapplied" && (e.unappliedFields?.length ?? 0) > 0,
+      "partly not applied",
+    ),
   ].join(", ");
 }
 
 const HEADING = "#### Details";
 
-function opening(g: Group, drift: ReadonlySet<string>, note = ""): string {
+function opening(g: Group, drift: WholeOrigins, note = ""): string {
   return `<details><summary>${groupLabelHtml(g)} — ${groupCounts(g, drift)}${note}</summary>\n\n`;
 }
 
 const CLOSING = "\n\n</details>";
 
-function fullBlock(g: Group, drift: ReadonlySet<string>): string {
-  const lines = g.entries.flatMap((e) => entryLines(e, drift.has(e.key)));
+function fullBlock(g: Group, drift: WholeOrigins): string {
+  const lines = g.entries.flatMap((e) => entryLines(e, drift.get(e.key)));
   return `${opening(g, drift)}${fenced("diff", lines)}${CLOSING}`;
 }
 
@@ -40,12 +49,12 @@ function fullBlock(g: Group, drift: ReadonlySet<string>): string {
 function partialBlock(
   g: Group,
   whole: string,
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   budget: number,
   artifact: string,
 ): string | undefined {
   if (whole.length <= budget) return whole;
-  const texts = g.entries.map((e) => entryLines(e, drift.has(e.key)).join("\n"));
+  const texts = g.entries.map((e) => entryLines(e, drift.get(e.key)).join("\n"));
   const fence = fenced("", texts).split("\n", 1)[0]; // the fence these lines need
   const open = `${opening(g, drift, " (part shown)")}${fence}diff\n`;
   const items: Item[] = g.entries.map((e, i) => ({ text: texts[i], name: codeSpan(e.key) }));
@@ -60,11 +69,7 @@ function partialBlock(
 }
 
 /** The details as a budgeted part (blocks built once). */
-export function detailsPart(
-  groups: readonly Group[],
-  drift: ReadonlySet<string>,
-  artifact: string,
-): Part {
+export function detailsPart(groups: readonly Group[], drift: WholeOrigins, artifact: string): Part {
   const blocks = groups.map((g) => fullBlock(g, drift));
   const all = groups.length === 0 ? "" : [HEADING, ...blocks].join("\n\n");
   return {
@@ -82,7 +87,7 @@ export function detailsPart(
 function renderCut(
   groups: readonly Group[],
   blocks: readonly string[],
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   budget: number,
   artifact: string,
 ): string {
@@ -128,7 +133,7 @@ const notShownIntro = (artifact: string) =>
 
 function notShown(
   groups: readonly Group[],
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   budget: number,
   artifact: string,
 ): string {

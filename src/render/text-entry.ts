@@ -13,6 +13,7 @@
  * already say (a create's "absent live", an update's "description differs") are left out.
  * A ticket shows its subject; its letter comes after the plan unless `showTickets`.
  */
+import type { Origin } from "../engine/base-split.js";
 import type { Action, PlanEntry } from "../engine/plan.js";
 import { ACTION_SYMBOL, formatSource, isEmptyValue, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
@@ -22,10 +23,10 @@ export interface EntryOptions {
   style: Style;
   /** Columns to lay out for; undefined: no wrapping. */
   width?: number | undefined;
-  /** `plan --base`: mark the fields that are drift. */
+  /** `plan --base`: mark the fields that are drift, or merged and not applied. */
   base: boolean;
-  /** The whole entry is drift already present. */
-  drift?: boolean;
+  /** Where the whole entry comes from (drift already present, merged but not applied). */
+  whole?: Origin;
   /** Ticket letters inline (`--show-tickets`) rather than after the plan. */
   showTickets?: boolean;
 }
@@ -73,7 +74,12 @@ export function redundantReason(e: PlanEntry): boolean {
 /** `  + key (Kind) will be created`: the header, a delete all red with DELETED in bold. */
 function header(e: PlanEntry, o: EntryOptions): Seg[] {
   const { style } = o;
-  const mark = o.drift ? [seg(" (drift already present)", style.dim)] : [];
+  const marks: Record<Origin, string> = {
+    change: "",
+    drift: " (drift already present)",
+    unapplied: " (merged but not applied)",
+  };
+  const mark = o.whole && o.whole !== "change" ? [seg(marks[o.whole], style.dim)] : [];
   if (e.action === "delete")
     // Painted red as a whole line by `entryLines`.
     return [
@@ -108,10 +114,13 @@ function fieldLines(mark: Seg, field: string, value: unknown, o: EntryOptions): 
 function changeLines(
   mark: Seg,
   c: PlanEntry["changes"][number],
-  drift: boolean,
+  origin: Origin,
   o: EntryOptions,
 ): string[] {
-  const note = drift ? [seg("  (drift)", o.style.dim)] : [];
+  const note =
+    origin === "change"
+      ? []
+      : [seg(origin === "drift" ? "  (drift)" : "  (not applied)", o.style.dim)];
   const before = textValue(c.before);
   const after = textValue(c.after);
   const one = [mark, seg(` ${c.field}: ${before} → ${after}`), ...note];
@@ -155,11 +164,14 @@ export function entryLines(e: PlanEntry, o: EntryOptions): string[] {
       if (!isEmptyValue(v)) lines.push(...fieldLines(seg("+", style.green), k, v, o));
   }
   const drift = new Set(o.base ? (e.driftFields ?? []) : []);
+  const unapplied = new Set(o.base ? (e.unappliedFields ?? []) : []);
+  const origin = (f: string): Origin =>
+    unapplied.has(f) ? "unapplied" : drift.has(f) ? "drift" : "change";
   const mark = seg(ACTION_SYMBOL[e.action], paintOf(style, e.action));
   for (const c of e.changes) {
     if (e.action === "create") {
       if (!isEmptyValue(c.after)) lines.push(...fieldLines(mark, c.field, c.after, o));
-    } else lines.push(...changeLines(mark, c, drift.has(c.field), o));
+    } else lines.push(...changeLines(mark, c, origin(c.field), o));
   }
   if (e.blocked)
     lines.push(...wrapText(`reason: ${e.blocked.reason}`, { width, lead: "      ", hang: 2 }));

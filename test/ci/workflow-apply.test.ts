@@ -18,7 +18,7 @@ import { loadManifests } from "../../src/manifest/load.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-import { configRepo, git, hostedActions, REPO, ROOT, runWorkflow, type ConfigRepo } from "./workflow-fixture.js"; // prettier-ignore
+import { cachedFiles, configRepo, git, hostedActions, REPO, ROOT, runWorkflow, type ConfigRepo } from "./workflow-fixture.js"; // prettier-ignore
 
 const PR = 12;
 const PLAN_RUN = "5001";
@@ -136,7 +136,9 @@ describe("the apply workflow after merge", () => {
     expect(comments).toHaveLength(1);
     expect(comments[0].body).toMatch(/Applied.*run 5002.*1 done, 0 failed/);
     expect([...actions.cache.keys()]).toEqual(["phctl-journal-default-5002-1"]);
-    expect(actions.cache.get("phctl-journal-default-5002-1")).toContain("project/ci-tools");
+    const saved = cachedFiles(actions.cache.get("phctl-journal-default-5002-1"));
+    expect(saved[".phctl/default/journal.jsonl"]).toContain("project/ci-tools");
+    expect(JSON.parse(saved[".phctl/default/applied.json"])).toMatchObject({ commit: merge });
   });
 
   it("a direct push, reviewed by no pull request, applies nothing and says why", async () => {

@@ -95,10 +95,22 @@ export interface RunSpec {
 
 type Emulate = (uses: string, inputs: Record<string, string>, env: Record<string, string>) => void;
 
+/** The paths of an actions/cache `path:` input (one per line). */
+const cachePaths = (path: string) =>
+  String(path)
+    .split("\n")
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+/** The files a cache entry holds, by path (as `hostedActions` keeps them). */
+export const cachedFiles = (entry: string | undefined): Record<string, string> =>
+  entry === undefined ? {} : (JSON.parse(entry) as Record<string, string>);
+
 /**
  * The GitHub-hosted actions the kit uses, as a test stands them in: checkout (the clone is
  * there), setup-node (Node is there), artifacts kept per run id, and a cache of files by key
- * with `restore-keys` prefixes (newest first), as actions/cache matches them.
+ * with `restore-keys` prefixes (newest first), as actions/cache matches them (an entry holds
+ * every file its `path:` lines name that existed when it was saved).
  */
 export function hostedActions(): {
   emulate: Emulate;
@@ -134,13 +146,23 @@ export function hostedActions(): {
           cache.get(inputs.key) ??
           [...cache.entries()].reverse().find(([k]) => prefixes.some((p) => k.startsWith(p)))?.[1];
         if (hit === undefined) return;
-        mkdirSync(dirname(inWorkspace(inputs.path)), { recursive: true });
-        writeFileSync(inWorkspace(inputs.path), hit);
+        for (const [path, text] of Object.entries(JSON.parse(hit) as Record<string, string>)) {
+          mkdirSync(dirname(inWorkspace(path)), { recursive: true });
+          writeFileSync(inWorkspace(path), text);
+        }
         return;
       }
-      case "actions/cache/save@v4":
-        cache.set(inputs.key, readFileSync(inWorkspace(inputs.path), "utf8"));
+      case "actions/cache/save@v4": {
+        // Every path that exists (as actions/cache, which fails only when none does).
+        const files = Object.fromEntries(
+          cachePaths(inputs.path)
+            .filter((p) => existsSync(inWorkspace(p)))
+            .map((p) => [p, readFileSync(inWorkspace(p), "utf8")]),
+        );
+        if (Object.keys(files).length === 0) throw new Error("cache/save: no file to save");
+        cache.set(inputs.key, JSON.stringify(files));
         return;
+      }
       default:
         throw new Error(`${uses} is not emulated`);
     }
