@@ -15,6 +15,8 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { MAIN } from "../helpers/cli.js";
@@ -224,4 +226,56 @@ export async function runWorkflow(s: RunSpec): Promise<WorkflowRun> {
   });
   const failed = job.steps.filter((x) => x.outcome === "failure");
   return { job, workspace, runnerTemp, failed: failed.map((x) => `${x.name}: ${x.stderr}`) };
+}
+
+/** The fake GitHub behind a front that adds the two endpoints only the apply flow reads. */
+export interface GitHubFront {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A front to the fake GitHub at `ghUrl` answering a commit's pull requests (with
+ * merge_commit_sha: `pullsOf` by merge commit) and a workflow's successful pull-request runs
+ * (`runsOf` by head commit); every other request goes through to the fake.
+ */
+export async function startGitHubFront(
+  ghUrl: string,
+  o: { pullsOf: Map<string, object[]>; runsOf: Map<string, object[]> },
+): Promise<GitHubFront> {
+  const front = createServer((req, res) => {
+    const url = new URL(req.url!, "http://x");
+    const pulls = /^\/repos\/acme\/config\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
+    const runs = url.pathname === "/repos/acme/config/actions/workflows/phctl-plan.yml/runs";
+    if (req.method === "GET" && (pulls || runs)) {
+      const q = url.searchParams;
+      const ok = runs && q.get("event") === "pull_request" && q.get("status") === "success";
+      const body = pulls
+        ? (o.pullsOf.get(pulls[1]) ?? [])
+        : { workflow_runs: ok ? (o.runsOf.get(q.get("head_sha")!) ?? []) : [] };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !["host", "content-length"].includes(k)),
+      ) as Record<string, string>;
+      void fetch(`${ghUrl}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      }).then(async (r) => {
+        const link = r.headers.get("link");
+        res.writeHead(r.status, { "content-type": "application/json", ...(link ? { link } : {}) });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((ok) => front.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((ok) => front.close(() => ok())),
+  };
 }
