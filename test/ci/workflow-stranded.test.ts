@@ -153,6 +153,7 @@ describe("the CI loop, more than once", () => {
     expect(body.slice(0, stranded)).toContain("`project/mbed-tls`");
     expect(body.slice(0, stranded)).not.toContain("`project/ci-tools`");
     expect(body).not.toContain("no record of the last applied commit");
+    expect(body).toContain(`last applied ${git(repo.seed, "rev-parse", "--short=7", "main~1")}`);
 
     const applied = await mergeAndApply(33, two.head);
     expect(applied.apply.failed).toEqual([]);
