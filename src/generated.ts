@@ -17,8 +17,7 @@ export const generatedFiles: GeneratedFile[] = [
   { path: VALIDATORS_FILE, render: renderValidators },
   // examples/ is a complete config directory, as `phctl export` writes one: copied anywhere,
   // its modelines still find their schemas.
-  ...(["manifest", "config"] as const).map((name) => ({
-    path: `examples/schemas/${SCHEMA_FILES[name]}`,
-    render: () => renderSchema(name),
-  })),
+  ...publishedSchemas
+    .filter((s) => s.name === "manifest" || s.name === "config")
+    .map((s) => ({ path: s.path.replace(/^schemas\//, "examples/schemas/"), render: s.render })),
 ];

@@ -17,6 +17,7 @@ export function newResult(): ApplyOutcome {
 const REFUSALS = new Set([
   "REFUSED",
   "REVIEW_MISMATCH",
+  "UNREVIEWED_MERGE",
   "PLAN_MISMATCH",
   "STALE_PLAN",
   "MANIFESTS_CHANGED",

@@ -46,6 +46,8 @@ export interface ApplyFlags {
   resume?: boolean;
   journal?: string;
   reviewed?: string;
+  applied?: string;
+  commit?: string;
   result?: string;
   showTickets?: boolean;
 }

@@ -32,6 +32,8 @@ import { execute, type ApplyFlags } from "./apply-run.js";
 import { failedResult, newResult, writeResult } from "./apply-result.js";
 import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
+import { checkAppliedFlags, checkAppliedSince, recordApplied } from "./apply-applied.js";
+import { journalFileOf } from "./run-journal.js";
 
 type Globals = GlobalOptions & { color?: boolean };
 
@@ -118,6 +120,14 @@ export function registerApply(program: Command): void {
       "after merge: apply only if the merged commit plans exactly what this plan (reviewed on the pull request) does",
     )
     .option(
+      "--applied <dir>",
+      "with --reviewed: the config of the last commit an apply carried out (a checkout of it); refuse when the merged commit holds changes made since it that the reviewed plan did not show",
+    )
+    .option(
+      "--commit <sha>",
+      "record this commit as applied (applied.json beside the journal) when the apply ends with everything done, for the next plan's --applied",
+    )
+    .option(
       "--result <file>",
       "write what the apply did as JSON (any outcome) for the CI step after it (phctl comment --outcome)",
     )
@@ -131,6 +141,7 @@ Examples:
   phctl apply --target project/trusted-firmware-a
   phctl apply config/ --auto-approve --journal ci-cache/journal.jsonl
   phctl apply config/ --reviewed pr-plan.json --result apply.json   # CI after merge
+  phctl apply config/ --reviewed pr-plan.json --applied ../applied/config --commit "$SHA"
 
 A saved plan is applied without asking (it was reviewed when it was made). Every apply first
 waits on the queued jobs earlier applies left open (recorded in the journal) and never sends
@@ -191,6 +202,7 @@ async function applyWith(
   const global = cmd.optsWithGlobals<Globals>();
   const saved: SavedPlanRun | undefined = prepareSaved(paths, o.target);
   const reviewed = reviewedOf(o, saved);
+  checkAppliedFlags(o, saved);
   if (reviewed) result.planHash = reviewed.digest;
   const manifests = saved ? saved.paths : paths.length > 0 ? paths : ["."];
   if (saved?.note) process.stderr.write(`phctl: ${saved.note}\n`);
@@ -226,11 +238,28 @@ async function applyWith(
     compact: process.stdout.isTTY === true && !json,
   });
   const ui: ApplyReporter = json ? new JsonReporter(out).event : human.event;
+  const apiUrl = connection.embedded ? "embedded" : connection.apiUrl;
+  const journalFile = journalFileOf(o.journal, state);
+  const note = (s: string) => process.stderr.write(`phctl: ${s}\n`);
   try {
+    // Changes merged before and never applied: carried if reviewed, else refused (nothing sent).
+    // (A full apply covers everything; a reviewed one is checked against --applied.)
+    const checked =
+      reviewed === undefined ||
+      (o.applied !== undefined &&
+        (await checkAppliedSince({
+          dir: o.applied,
+          paths: manifests,
+          state,
+          reviewed,
+          journalFile,
+          apiUrl,
+          note,
+        })));
     await execute({
       flags: o,
       api: connection.client,
-      apiUrl: connection.embedded ? "embedded" : connection.apiUrl,
+      apiUrl,
       state,
       diagnostics,
       saved,
@@ -253,6 +282,8 @@ async function applyWith(
         return confirm(entries, style);
       },
     });
+    if (o.commit !== undefined)
+      recordApplied({ commit: o.commit, result, journalFile, apiUrl, checked, note });
   } finally {
     stdout?.flush();
     await connection.close();

@@ -50,6 +50,10 @@ export function registerDrift(program: Command): void {
       "with --notify and no --report: what the last run found, for recoveries (default: .phctl/drift-state.json beside phctl.yaml)",
     )
     .option(
+      "--journal <file>",
+      "the apply journal to read (welcome mails earlier applies owe, and that they sent the others): CI restores the apply job's; default: phctl.yaml's, else .phctl/journal.jsonl",
+    )
+    .option(
       "--adopt",
       "accept live changes: write the live values of what drifted into the manifests, in place (exit code unchanged: 2)",
     )

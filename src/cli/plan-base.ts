@@ -5,6 +5,11 @@
  * ReadContext: every read is shared), both planned, and the head plan split by the base
  * plan (src/engine/base-split.ts). `--full` plans everything, still split; `--target`
  * scopes by its targets instead of by the change.
+ *
+ * `--applied DIR` (the config of the last commit an apply carried out: CI checks it out from
+ * the applied record, src/cli/applied-record.ts) adds what changed between it and the base —
+ * merged, never applied — to the scope, and splits what was already there into "merged but
+ * not applied" and drift made live. Without it, the plan says that it cannot know.
  */
 import type { Command } from "commander";
 import equal from "fast-deep-equal";
@@ -12,13 +17,16 @@ import { userError } from "../errors.js";
 import { splitByBase } from "../engine/base-split.js";
 import { ReadContext } from "../engine/read-context.js";
 import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
-import { changeScope } from "../engine/scope.js";
+import { changeScope, type ChangeScope } from "../engine/scope.js";
+import type { AppliedInfo } from "../engine/plan.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
-import type { LoadResult } from "../manifest/types.js";
+import type { DesiredState, LoadResult } from "../manifest/types.js";
 import { plural } from "../render/style.js";
 import { checkLoaded, openService, readProgress, type PlanRun } from "./plan-common.js";
 import { loadHeadAndBase } from "./plan-load.js";
 import { escapeHiddenLines } from "../visible.js";
+import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
+import { journalFileOf } from "./run-journal.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -26,7 +34,13 @@ export interface BaseOptions {
   /** Plan everything, not only what the change touches. */
   full: boolean;
   targets: readonly string[];
+  /** The config of the last commit an apply carried out (a checkout of it). */
+  applied?: string | undefined;
 }
+
+/** Without `--applied`: what a scoped plan cannot show, said in the plan. */
+const UNKNOWN =
+  "no record of the last applied commit: changes merged earlier and not applied are not shown; run phctl plan CONFIG (without --base) to see them";
 
 /** The base must load cleanly: its errors are printed as the base's and refused. */
 function checkBase(base: LoadResult, dir: string) {
@@ -42,10 +56,17 @@ function checkBase(base: LoadResult, dir: string) {
   return base.state;
 }
 
-/** Which top-level objects to plan (undefined: everything), said on stderr. */
+const firstKeys = (keys: readonly string[]) =>
+  `${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}`;
+
+/**
+ * Which top-level objects to plan (undefined: everything), said on stderr: what the change
+ * touches and, given `stranded`, what changed between the last applied commit and the base.
+ */
 function scopeFor(
   o: BaseOptions,
-  found: ReturnType<typeof changeScope>,
+  found: ChangeScope,
+  stranded: ChangeScope | undefined,
   note: (s: string) => void,
 ): string[] | undefined {
   if (o.targets.length > 0 || o.full) return undefined;
@@ -53,12 +74,38 @@ function scopeFor(
     note(`phctl.yaml changes ${found.settings.join(", ")}: planning everything`);
     return undefined;
   }
-  if (found.keys.length === 0) note("the change touches nothing phctl manages");
+  if (stranded && stranded.settings.length > 0) {
+    note(
+      `phctl.yaml's ${stranded.settings.join(", ")} changed since the last applied commit and was never applied: planning everything`,
+    );
+    return undefined;
+  }
+  const mine = new Set(found.keys);
+  const earlier = (stranded?.keys ?? []).filter((k) => !mine.has(k));
+  if (found.keys.length === 0 && earlier.length === 0)
+    note("the change touches nothing phctl manages");
   else
     note(
-      `planning the ${plural(found.keys.length, "object")} the change touches (${found.keys.slice(0, 3).join(", ")}${found.keys.length > 3 ? ", …" : ""}); --full plans everything`,
+      `planning the ${plural(found.keys.length, "object")} the change touches${found.keys.length > 0 ? ` (${firstKeys(found.keys)})` : ""}${earlier.length > 0 ? ` and ${plural(earlier.length, "object")} merged earlier and not applied (${firstKeys(earlier)})` : ""}; --full plans everything`,
     );
-  return found.keys;
+  return [...mine, ...earlier].sort();
+}
+
+/** The applied config, or why it cannot be used (said on stderr; the plan says it too). */
+function appliedState(loaded: LoadResult | undefined, dir: string | undefined) {
+  if (loaded === undefined || dir === undefined) return { info: { known: false, note: UNKNOWN } };
+  const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
+  if (loaded.state && loaded.files.length > 0) return { state: loaded.state };
+  const why =
+    loaded.files.length === 0
+      ? `no manifest files in the applied config ${dir}`
+      : `${plural(errors, "error")} in the applied config ${dir}`;
+  return {
+    info: {
+      known: false,
+      note: `${why}: changes merged earlier and not applied are not shown; run phctl plan CONFIG (without --base) to see them`,
+    },
+  };
 }
 
 export async function makeBasePlan(
@@ -66,11 +113,14 @@ export async function makeBasePlan(
   o: BaseOptions,
   cmd: Command,
 ): Promise<PlanRun> {
-  const loaded = await loadHeadAndBase(paths, o.base);
+  const loaded = await loadHeadAndBase(paths, o.base, process.cwd(), o.applied);
   const { state, diagnostics, files } = checkLoaded(loaded.head, paths);
   const baseState = checkBase(loaded.base, o.base);
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
-  const scope = scopeFor(o, changeScope(baseState, state), note);
+  const applied = appliedState(loaded.applied, o.applied);
+  if (applied.info && o.applied !== undefined) note(applied.info.note);
+  const stranded = applied.state ? changeScope(applied.state, baseState) : undefined;
+  const scope = scopeFor(o, changeScope(baseState, state), stranded, note);
 
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {
@@ -79,15 +129,16 @@ export async function makeBasePlan(
     const started = performance.now();
     // One ReadContext: what both plans read is read once.
     const common = { api, apiUrl, facts, rc: new ReadContext(api, facts) };
-    const basePlan = (s: readonly string[] | undefined) =>
+    const otherPlan = (other: typeof baseState, s: readonly string[] | undefined) =>
       runPlanWithLive({
         ...common,
-        state: baseState,
+        state: other,
         // The base is only compared with: its references are not the change's to fix.
         checkReferences: false,
         closeScope: false,
         ...(s ? { scope: s } : {}),
       } satisfies RunPlanOptions);
+    const basePlan = (s: readonly string[] | undefined) => otherPlan(baseState, s);
     const reads = async () => {
       const headRun = runPlanWithLive({
         ...common,
@@ -100,11 +151,14 @@ export async function makeBasePlan(
       const [head, first] = await Promise.all([headRun, early]);
       const base =
         first && equal(first.plan.scope, head.plan.scope) ? first : await basePlan(head.plan.scope);
-      return { head, base };
+      // The applied config, over the same scope (its reads are the base's, already made).
+      const before = applied.state ? await otherPlan(applied.state, head.plan.scope) : undefined;
+      return { head, base, before };
     };
     const progress = readProgress("plan", "live state", api, cmd.optsWithGlobals());
-    const { head, base } = await progress.around(reads);
-    const plan = splitByBase(head.plan, base.plan);
+    const { head, base, before } = await progress.around(reads);
+    const plan = splitByBase(head.plan, base.plan, before?.plan);
+    plan.applied = applied.info ?? knownApplied(cmd, state, apiUrl);
     plan.stats = {
       objectsRead: common.rc.objects,
       apiCalls: api.metrics.snapshot().calls - callsBefore,
@@ -115,4 +169,11 @@ export async function makeBasePlan(
     await connection.close();
     throw e;
   }
+}
+
+/** `--applied` was given: the commit it is, as the applied record beside the journal names it. */
+function knownApplied(cmd: Command, state: DesiredState, apiUrl: string): AppliedInfo {
+  const flag = cmd.optsWithGlobals<{ journal?: string }>().journal;
+  const record = readAppliedRecord(appliedRecordFileOf(journalFileOf(flag, state)), apiUrl);
+  return { known: true, ...(record ? { commit: record.commit, at: record.at } : {}) };
 }

@@ -90,14 +90,25 @@ function loadWith(
   };
 }
 
-/** The head manifests under `paths` and the base config under `baseDir`. */
+/**
+ * The head manifests under `paths`, the base config under `baseDir` and, given
+ * `appliedDir`, the config of the last applied commit (files of the same bytes read once).
+ */
 export async function loadHeadAndBase(
   paths: readonly string[],
   baseDir: string,
   cwd: string = process.cwd(),
-): Promise<{ head: LoadResult; base: LoadResult }> {
-  const [h, b] = await Promise.all([readInputs(paths, cwd), readInputs([baseDir], cwd)]);
+  appliedDir?: string,
+): Promise<{ head: LoadResult; base: LoadResult; applied?: LoadResult }> {
+  const [h, b, a] = await Promise.all([
+    readInputs(paths, cwd),
+    readInputs([baseDir], cwd),
+    appliedDir === undefined ? undefined : readInputs([appliedDir], cwd),
+  ]);
   const head = loadWith(h.inputs, h.diagnostics, new Map());
   const base = loadWith(b.inputs, b.diagnostics, head.byContent);
-  return { head: head.result, base: base.result };
+  if (!a) return { head: head.result, base: base.result };
+  const known = new Map([...head.byContent, ...base.byContent]);
+  const applied = loadWith(a.inputs, a.diagnostics, known);
+  return { head: head.result, base: base.result, applied: applied.result };
 }

@@ -2,7 +2,8 @@
  * `phctl plan [PATH…]`: read live state, diff, print the plan (text, markdown, json);
  * `--out` stores it for `apply`; `--detailed-exitcode` exits 2 when something differs;
  * `--base DIR` plans only what the change from that config touches and separates it from
- * drift already present (src/cli/plan-base.ts); `--full` with it plans everything.
+ * drift already present (src/cli/plan-base.ts); `--full` with it plans everything;
+ * `--applied DIR` with it also shows what was merged earlier and never applied.
  */
 import type { Command } from "commander";
 import { userError } from "../errors.js";
@@ -17,6 +18,7 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   target: string[];
   base?: string;
+  applied?: string;
   full?: boolean;
   journal?: string;
   showTickets?: boolean;
@@ -51,6 +53,10 @@ export function registerPlan(program: Command): void {
       "--base <dir>",
       "the config this change starts from (a checkout of the target branch): plan only what the change touches, and separate it from drift already present",
     )
+    .option(
+      "--applied <dir>",
+      "with --base: the config of the last commit an apply carried out (a checkout of it): also plan what was merged since and never applied, shown apart",
+    )
     .option("--full", "with --base: plan everything, not only what the change touches")
     .option(
       "--show-tickets",
@@ -65,23 +71,29 @@ Examples:
   phctl plan --out plan.json && phctl apply plan.json
   phctl plan --target project/trusted-firmware-a
   phctl plan . --base ../main-checkout --format markdown   # a pull request: what it changes
-  phctl plan . --base ../main-checkout --full              # everything, split the same way`,
+  phctl plan . --base ../main-checkout --full              # everything, split the same way
+  phctl plan . --base ../main-checkout --applied ../applied-checkout   # and what was merged, never applied`,
     )
     .action(async (paths: string[], o: PlanOptions, cmd: Command) => {
       // Loaded when the command runs: `validate` and `--help` need none of the engine.
       const { bindToManifests, checkFormat, makePlan, render } = await import("./plan-common.js");
       const { writeAtomically } = await import("../fs/write-atomically.js");
       const format = checkFormat(o.format);
-      if (o.full && !o.base)
-        throw userError(
-          "BAD_FLAG",
-          "--full goes with --base (without --base, plan plans everything)",
-        );
+      for (const flag of ["full", "applied"] as const)
+        if (o[flag] !== undefined && !o.base)
+          throw userError(
+            "BAD_FLAG",
+            `--${flag} goes with --base (without --base, plan plans everything)`,
+          );
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       const run = o.base
         ? await (
             await import("./plan-base.js")
-          ).makeBasePlan(paths, { base: o.base, full: o.full === true, targets: o.target }, cmd)
+          ).makeBasePlan(
+            paths,
+            { base: o.base, full: o.full === true, targets: o.target, applied: o.applied },
+            cmd,
+          )
         : await makePlan(paths, cmd, o.target);
       await run.close();
       // Live values (and a manifest's) may hold a credential: the plan is masked before it

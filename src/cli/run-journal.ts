@@ -45,5 +45,9 @@ export function checkJournalFree(file: string, apiUrl: string): void {
 /** What a plan learns from a journal: the side effects it owes, and that it exists at all. */
 export function factsOf(journal: JournalData | undefined): JournalFacts {
   if (!journal) return NO_JOURNAL;
-  return { owed: new Set(journal.owed.map((e) => e.key)), known: true };
+  return {
+    owed: new Set(journal.owed.map((e) => e.key)),
+    known: true,
+    updatedAt: journal.updatedAt,
+  };
 }

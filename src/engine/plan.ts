@@ -70,7 +70,13 @@ export const PlanEntry = Type.Object(
     driftFields: Type.Optional(
       Type.Array(Type.String(), {
         description:
-          "with plan --base: fields of this entry the base config plans the same way (drift already present); the other fields are this change",
+          "with plan --base: fields of this entry the base config plans the same way (drift already present; with --applied: the applied config too); the other fields are this change",
+      }),
+    ),
+    unappliedFields: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "with plan --base --applied: fields of this entry the base config plans the same way and the config of the last applied commit does not (merged but not applied)",
       }),
     ),
   },
@@ -129,6 +135,21 @@ export const PlanManifests = Type.Object(
 );
 export type PlanManifests = Static<typeof PlanManifests>;
 
+/** `plan --base`: the last commit an apply carried out, as far as the plan knows it. */
+export const AppliedInfo = Type.Object(
+  {
+    known: Type.Boolean({
+      description:
+        "false: no config of the last applied commit was given (--applied), so changes merged earlier and never applied to objects this change does not touch are not shown",
+    }),
+    commit: Type.Optional(Type.String({ description: "the commit (from the applied record)" })),
+    at: Type.Optional(Type.String({ description: "when its apply ended" })),
+    note: Type.Optional(Type.String({ description: "why it is not known" })),
+  },
+  { additionalProperties: false },
+);
+export type AppliedInfo = Static<typeof AppliedInfo>;
+
 export const Plan = Type.Object(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION),
@@ -146,8 +167,18 @@ export const Plan = Type.Object(
     /** Hash of the live state each touched object was planned from (stale-plan check). */
     fingerprints: Type.Record(Type.String(), Type.String()),
     targets: Type.Optional(Type.Array(Type.String())),
-    /** With `plan --base`: keys whose whole change is already present on the base config (drift). */
+    /**
+     * With `plan --base`: keys whose whole change is already present on the base config
+     * (drift; with `--applied`, drift made live: the applied config plans it too).
+     */
     drift: Type.Optional(Type.Array(Type.String())),
+    /**
+     * With `plan --base --applied`: keys whose whole change the base config holds and the
+     * last applied commit's does not: merged earlier, never applied (apply carries it).
+     */
+    unapplied: Type.Optional(Type.Array(Type.String())),
+    /** With `plan --base`: what is known of the last commit an apply carried out. */
+    applied: Type.Optional(AppliedInfo),
     /**
      * A scoped plan (`--base` without `--full`, or `--target`): the keys of the top-level
      * objects (users, teams, organizations, projects) read and diffed; nothing else was.

@@ -17,6 +17,11 @@ export interface JournalFacts {
   readonly owed: ReadonlySet<string>;
   /** A journal of this service exists: what it does not list as owed was done. */
   readonly known: boolean;
+  /**
+   * When that journal was last written (ISO): an object made after it was made by an apply
+   * the journal never saw, so the journal cannot know about its side effects.
+   */
+  readonly updatedAt?: string;
 }
 
 export const NO_JOURNAL: JournalFacts = { owed: new Set(), known: false };

@@ -9,10 +9,11 @@
  * "owed" until it is done, and every later plan carries it again.
  *
  * The API cannot tell whether a welcome was sent, so the live side is inferred: a user that
- * exists live has had its welcome, unless the journal says it is owed. Without any journal
- * (a fresh CI workspace) phctl cannot know about a user an interrupted run created: such
- * users — created recently and never signed in — are named in a plan warning with the
- * command that sends the mail (`welcomeWarnings`).
+ * exists live has had its welcome, unless the journal says it is owed. Without a journal that
+ * could know about her — none at all (a fresh CI workspace), or one last written before she
+ * was created (by an apply whose journal was not kept) — phctl cannot know about a user an
+ * interrupted run created: such users — created recently and never signed in — are named in
+ * a plan warning with the command that sends the mail (`welcomeWarnings`).
  *
  * Reads: none of its own (the user list, shared with the User kind).
  */
@@ -78,17 +79,33 @@ export const welcomeKind = defineKind<WelcomeFields>({
 });
 
 /**
- * Users whose welcome phctl cannot know about: no journal of this service, the user
- * declared with sendWelcome, created within WELCOME_DOUBT_MS and never signed in. One
- * warning for all of them, with their count: a fresh workspace after a full apply of 100
- * users gets one line, not 100.
+ * How far the service's clock (a user's creation time) may run ahead of the one that wrote
+ * the journal before a user created during the journal's apply looks created after it.
+ */
+export const JOURNAL_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * When the journal at hand could know about a user created at `created`: there is one, and
+ * its apply was still writing it when she was created (a journal without a time: always).
+ */
+function journalKnows(ctx: ReadContext, created: number): boolean {
+  if (!ctx.facts.known) return false;
+  const until = Date.parse(ctx.facts.updatedAt ?? "");
+  return !Number.isFinite(until) || created <= until + JOURNAL_CLOCK_SKEW_MS;
+}
+
+/**
+ * Users whose welcome phctl cannot know about: no journal of this service that could know
+ * about them (none, or one last written before they were created), the user declared with
+ * sendWelcome, created within WELCOME_DOUBT_MS and never signed in. One warning for all of
+ * them, with their count: a fresh workspace after a full apply of 100 users gets one line,
+ * not 100.
  */
 export async function welcomeWarnings(
   ctx: ReadContext,
   state: DesiredState,
   now: number = Date.now(),
 ): Promise<PlanWarning[]> {
-  if (ctx.facts.known) return [];
   const wanted = declaredWelcomes(state);
   if (wanted.length === 0) return [];
   const live = new Map<string, LiveUser>((await readUsers(ctx)).map((u) => [u.username, u]));
@@ -96,7 +113,9 @@ export async function welcomeWarnings(
     const l = live.get(u.username);
     if (!l || l.dateLastAccessed) return false;
     const created = Date.parse(l.dateCreated);
-    return Number.isFinite(created) && now - created < WELCOME_DOUBT_MS;
+    return (
+      Number.isFinite(created) && now - created < WELCOME_DOUBT_MS && !journalKnows(ctx, created)
+    );
   });
   if (doubtful.length === 0) return [];
   const first = doubtful[0];
@@ -104,9 +123,9 @@ export async function welcomeWarnings(
     "keep the journal between runs — journal: in phctl.yaml or --journal — so phctl knows";
   const message =
     doubtful.length === 1
-      ? `cannot know whether user ${first.username} got its welcome mail: it was created ${live.get(first.username)!.dateCreated}, has never signed in, and there is no journal of the apply that created it; if it got none, send it with: phctl api POST /v1/users/${first.username}/send_welcome (${keep})`
+      ? `cannot know whether user ${first.username} got its welcome mail: it was created ${live.get(first.username)!.dateCreated}, has never signed in, and ${ctx.facts.known ? "the journal at hand was last written before it was created" : "there is no journal of the apply that created it"}; if it got none, send it with: phctl api POST /v1/users/${first.username}/send_welcome (${keep})`
       : // Every one is named: whoever sends the missing mails needs the whole list.
-        `cannot know whether ${doubtful.length} users got their welcome mail (${doubtful.map((u) => u.username).join(", ")}): each was created in the last 24 h and has never signed in, and there is no journal of the apply that created them — an apply that stopped between a user's create and its mail left that mail unsent; send a missing one with: phctl api POST /v1/users/USERNAME/send_welcome (${keep})`;
+        `cannot know whether ${doubtful.length} users got their welcome mail (${doubtful.map((u) => u.username).join(", ")}): each was created in the last 24 h and has never signed in, and ${ctx.facts.known ? "the journal at hand was last written before they were created" : "there is no journal of the apply that created them"} — an apply that stopped between a user's create and its mail left that mail unsent; send a missing one with: phctl api POST /v1/users/USERNAME/send_welcome (${keep})`;
   return [
     {
       key: welcomeKey(first.username),

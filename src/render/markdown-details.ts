@@ -20,14 +20,28 @@ import {
 } from "./markdown-groups.js";
 import type { Part } from "./markdown-lists.js";
 import { formatCount } from "./style.js";
+import type { Origin } from "../engine/base-split.js";
 
-/** "4 changes: 3 to create, 1 to update (2 of them drift already present, 1 partly)". */
-function entriesCounts(entries: readonly PlanEntry[], drift: ReadonlySet<string>): string {
-  const whole = entries.filter((e) => drift.has(e.key)).length;
-  const part = entries.filter((e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0).length;
+/** Keys whose whole entry is not this change's: drift, or merged but not applied. */
+export type WholeOrigins = ReadonlyMap<string, Exclude<Origin, "change">>;
+
+/**
+ * "4 changes: 3 to create, 1 to update (2 of them drift already present, 1 partly)"; changes
+ * merged but not applied are counted the same way.
+ */
+function entriesCounts(entries: readonly PlanEntry[], drift: WholeOrigins): string {
+  const n = (f: (e: PlanEntry) => boolean) => entries.filter(f).length;
+  const whole = n((e) => drift.get(e.key) === "drift");
+  const part = n((e) => !drift.has(e.key) && (e.driftFields?.length ?? 0) > 0);
+  const unapplied = n((e) => drift.get(e.key) === "unapplied");
+  const partUnapplied = n(
+    (e) => drift.get(e.key) !== "unapplied" && (e.unappliedFields?.length ?? 0) > 0,
+  );
   const notes: string[] = [];
   if (whole) notes.push(`${formatCount(whole)} of them drift already present`);
   if (part) notes.push(whole ? `${formatCount(part)} partly` : `${formatCount(part)} of them partly drift`); // prettier-ignore
+  if (unapplied) notes.push(`${formatCount(unapplied)} of them merged but not applied`);
+  if (partUnapplied) notes.push(`${formatCount(partUnapplied)} of them partly not applied`);
   return `${changeCounts(entries)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
 }
 
@@ -35,7 +49,7 @@ function entriesCounts(entries: readonly PlanEntry[], drift: ReadonlySet<string>
  * A group's counts: how many changes, then per action, adding up to that; drift is among
  * them, not more of them.
  */
-export function groupCounts(g: Group, drift: ReadonlySet<string>): string {
+export function groupCounts(g: Group, drift: WholeOrigins): string {
   return entriesCounts(g.entries, drift);
 }
 
@@ -45,14 +59,14 @@ function headingOf(groups: readonly Group[]): string {
   return `#### Details — ${plural(n, "change")} in ${plural(groups.length, "group")}`;
 }
 
-function opening(g: Group, drift: ReadonlySet<string>, note = ""): string {
+function opening(g: Group, drift: WholeOrigins, note = ""): string {
   return `<details><summary>${groupLabelHtml(g)} — ${groupCounts(g, drift)}${note}</summary>\n\n`;
 }
 
 const CLOSING = "\n\n</details>";
 
 /** The block folding the groups a big plan's summary counts together. */
-function foldOpening(rest: readonly Group[], drift: ReadonlySet<string>): string {
+function foldOpening(rest: readonly Group[], drift: WholeOrigins): string {
   const counts = entriesCounts(
     rest.flatMap((g) => g.entries),
     drift,
@@ -60,8 +74,8 @@ function foldOpening(rest: readonly Group[], drift: ReadonlySet<string>): string
   return `<details><summary>${htmlText(otherGroups(rest))} — ${counts}</summary>\n\n`;
 }
 
-function fullBlock(g: Group, drift: ReadonlySet<string>): string {
-  const lines = g.entries.flatMap((e) => entryLines(e, drift.has(e.key)));
+function fullBlock(g: Group, drift: WholeOrigins): string {
+  const lines = g.entries.flatMap((e) => entryLines(e, drift.get(e.key)));
   return `${opening(g, drift)}${fenced("diff", lines)}${CLOSING}`;
 }
 
@@ -69,12 +83,12 @@ function fullBlock(g: Group, drift: ReadonlySet<string>): string {
 function partialBlock(
   g: Group,
   whole: string,
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   budget: number,
   artifact: string,
 ): string | undefined {
   if (whole.length <= budget) return whole;
-  const texts = g.entries.map((e) => entryLines(e, drift.has(e.key)).join("\n"));
+  const texts = g.entries.map((e) => entryLines(e, drift.get(e.key)).join("\n"));
   const fence = fenced("", texts).split("\n", 1)[0]; // the fence these lines need
   const open = `${opening(g, drift, " (part shown)")}${fence}diff\n`;
   const items: Item[] = g.entries.map((e, i) => ({ text: texts[i], name: keySpan(e.key) }));
@@ -98,7 +112,7 @@ interface Layout {
   fold: string;
 }
 
-function layoutOf(groups: readonly Group[], drift: ReadonlySet<string>): Layout {
+function layoutOf(groups: readonly Group[], drift: WholeOrigins): Layout {
   const { shown, rest } = featuredGroups(groups);
   return {
     groups: [...shown, ...rest],
@@ -119,11 +133,7 @@ function assemble(l: Layout, shown: readonly (string | undefined)[], tail = ""):
 }
 
 /** The details as a budgeted part (blocks built once). */
-export function detailsPart(
-  groups: readonly Group[],
-  drift: ReadonlySet<string>,
-  artifact: string,
-): Part {
+export function detailsPart(groups: readonly Group[], drift: WholeOrigins, artifact: string): Part {
   if (groups.length === 0) return { full: 0, min: 0, render: () => "" };
   const l = layoutOf(groups, drift);
   const blocks = l.groups.map((g) => fullBlock(g, drift));
@@ -143,7 +153,7 @@ export function detailsPart(
 function renderCut(
   l: Layout,
   blocks: readonly string[],
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   total: number,
   artifact: string,
 ): string {
@@ -183,7 +193,7 @@ const notShownIntro = (artifact: string) =>
 
 function notShown(
   groups: readonly Group[],
-  drift: ReadonlySet<string>,
+  drift: WholeOrigins,
   budget: number,
   artifact: string,
 ): string {
@@ -217,7 +227,7 @@ function notShownMin(groups: readonly Group[], artifact: string): number {
 export function detailsMin(
   groups: readonly Group[],
   artifact: string,
-  drift: ReadonlySet<string> = new Set(),
+  drift: WholeOrigins = new Map(),
 ): number {
   if (groups.length === 0) return 0;
   const l = layoutOf(groups, drift);

@@ -3,14 +3,21 @@
  * `+` a created object and new values, `-` a deleted object and old values, a plain
  * header for an update, plain lines (never `-`, `+` or `!`) for tickets and blocked
  * entries, which apply never sends. Fields that are drift already present end in
- * `(drift)`. No line is longer than CODE_LINE_CAP: long values end in `…`.
+ * `(drift)`, those merged earlier and not applied in `(not applied)`. No line is longer than
+ * CODE_LINE_CAP: long values end in `…`.
  */
+import type { Origin } from "../engine/base-split.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
 import { formatSource, formatValue, isEmptyValue, ownLine } from "./style.js";
 import { visibleText } from "../visible.js";
 
-const DRIFT = "  (drift)";
+/** The mark of a part that is not this change's. */
+const MARK: Record<Origin, string> = {
+  change: "",
+  drift: "  (drift)",
+  unapplied: "  (not applied)",
+};
 
 /**
  * `+   field: value  (drift)  # line 12`, the value shortened so the line stays within the
@@ -20,11 +27,11 @@ function fieldLine(
   sign: string,
   field: string,
   value: unknown,
-  drift: boolean,
+  origin: Origin,
   line?: number,
 ): string {
   const head = oneLine(`${sign}   ${field}: `);
-  const tail = `${drift ? DRIFT : ""}${line !== undefined ? `  # line ${line}` : ""}`;
+  const tail = `${MARK[origin]}${line !== undefined ? `  # line ${line}` : ""}`;
   const room = Math.max(12, CODE_LINE_CAP - head.length - tail.length);
   return codeLine(`${head}${shorten(oneLine(formatValue(value)), room)}${tail}`);
 }
@@ -48,26 +55,35 @@ function noteLines(text: string): string[] {
   return lines.map((l) => codeLine(`${lead}${l}`));
 }
 
-function headLine(sign: string, e: PlanEntry, note: string, drift: boolean): string {
+function headLine(sign: string, e: PlanEntry, note: string, whole: Origin): string {
   const src = formatSource(e.source);
   return codeLine(
-    `${sign} ${visibleText(e.key)} (${e.kind})${note}${drift ? " (drift)" : ""}${src ? `  # ${src}` : ""}`,
+    `${sign} ${visibleText(e.key)} (${e.kind})${note}${MARK[whole].trimStart() ? ` ${MARK[whole].trimStart()}` : ""}${src ? `  # ${src}` : ""}`,
   );
 }
 
-/** The diff lines of one entry; `drift`: the whole entry is drift already present. */
-export function entryLines(e: PlanEntry, drift: boolean): string[] {
-  const driftFields = new Set(e.driftFields ?? []);
+/**
+ * The diff lines of one entry; `whole`: where the whole entry comes from (drift already
+ * present, merged but not applied), its fields marked where they differ from that.
+ */
+export function entryLines(e: PlanEntry, whole: Origin = "change"): string[] {
+  const unapplied = new Set(e.unappliedFields ?? []);
+  const drift = new Set(e.driftFields ?? []);
+  const origin = (f: string): Origin =>
+    unapplied.has(f) ? "unapplied" : drift.has(f) ? "drift" : "change";
   switch (e.action) {
     case "create": {
       const fields = Object.entries(e.after ?? {}).filter(([, v]) => !isEmptyValue(v));
-      return [headLine("+", e, "", drift), ...fields.map(([k, v]) => fieldLine("+", k, v, false))];
+      return [
+        headLine("+", e, "", whole),
+        ...fields.map(([k, v]) => fieldLine("+", k, v, "change")),
+      ];
     }
     case "update":
       return [
-        headLine(" ", e, "", drift),
+        headLine(" ", e, "", whole),
         ...e.changes.flatMap((c) => {
-          const mark = driftFields.has(c.field);
+          const mark = origin(c.field);
           const old = c.before === null || c.before === undefined;
           return [
             ...(old ? [] : [fieldLine("-", c.field, c.before, mark)]),
@@ -76,7 +92,7 @@ export function entryLines(e: PlanEntry, drift: boolean): string[] {
         }),
       ];
     case "delete":
-      return [headLine("-", e, "", drift), ...(e.reason ? noteLines(e.reason) : [])];
+      return [headLine("-", e, "", whole), ...(e.reason ? noteLines(e.reason) : [])];
     case "ticket":
     case "blocked": {
       const note =
@@ -86,10 +102,10 @@ export function entryLines(e: PlanEntry, drift: boolean): string[] {
           ? `ticket: ${e.ticket?.subject ?? e.reason}`
           : (e.blocked?.reason ?? e.reason);
       return [
-        headLine(" ", e, note, drift),
+        headLine(" ", e, note, whole),
         ...e.changes.map((c) =>
           codeLine(
-            `      ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}${driftFields.has(c.field) ? DRIFT : ""}`,
+            `      ${c.field}: ${formatValue(c.before)} → ${formatValue(c.after)}${MARK[origin(c.field)]}`,
           ),
         ),
         ...noteLines(why),

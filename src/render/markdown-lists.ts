@@ -1,10 +1,13 @@
 /**
  * The lists of the pull-request comment: warnings; "Changes to apply", or "Changes in this
- * pull request" and "Drift already present" (with `plan --base`; the split is per field: an update that
- * holds both is named in each with its own fields); support tickets and blocked entries.
+ * pull request", "Merged but not applied" (with `plan --base --applied`) and "Drift already
+ * present" (with `plan --base`; the split is per field: an update that holds several is named
+ * in each with its own fields), or the note that changes merged and not applied cannot be
+ * known; support tickets and blocked entries.
  * Each list renders within a budget, cut between whole items with "…and N more" naming
  * what was left out; its heading always carries the count.
  */
+import { entryOrigin, fieldsByOrigin, type Origin } from "../engine/base-split.js";
 import type { Plan, PlanEntry } from "../engine/plan.js";
 import { fitList, fitListMin, share, type Item, type Tail } from "./budget.js";
 import { clipWords, codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
@@ -133,18 +136,27 @@ function sectionPart(
   return joinParts([fixedPart(lead.trimEnd()), joinParts(bullets, "\n")]);
 }
 
+/** What the comment says when the last applied commit is unknown (`plan --base` alone). */
+function unknownAppliedPart(plan: Plan): Part {
+  if (plan.applied?.known !== false) return EMPTY_PART;
+  const why = plan.applied.note ?? "no record of the last applied commit";
+  return fixedPart(`> [!NOTE]\n> ${mdText(shorten(why, 400))}`);
+}
+
 /**
- * "Changes to apply" (without --base), or "Changes in this pull request" and "Drift already
- * present (apply will also revert it)" (with --base), each saying how many of those to apply
- * it holds and how the two overlap (an update can hold both). `request` is the platform's
- * word ("merge request" on GitLab).
+ * "Changes to apply" (without --base), or "Changes in this pull request", "Merged but not
+ * applied" (with --applied, when there are any) and "Drift already present (apply will also
+ * revert it)" (with --base), each saying how many of those to apply it holds and how they
+ * overlap (an update can hold several). `request` is the platform's word ("merge request"
+ * on GitLab).
  */
 export function sectionsPart(plan: Plan, artifact: string, request = "pull request"): Part {
   const cud = sortEntries(
     plan.entries.filter((e) => e.action !== "ticket" && e.action !== "blocked"),
   );
   const fieldsOf = (e: PlanEntry) => e.changes.map((c) => c.field);
-  if (cud.length === 0) return EMPTY_PART;
+  const unknown = unknownAppliedPart(plan);
+  if (cud.length === 0) return unknown;
   if (plan.drift === undefined) {
     return sectionPart(
       "Changes to apply",
@@ -152,44 +164,60 @@ export function sectionsPart(plan: Plan, artifact: string, request = "pull reque
       artifact,
     );
   }
-  const drift = new Set(plan.drift);
-  const mine: [PlanEntry, string[]][] = [];
-  const theirs: [PlanEntry, string[]][] = [];
+  const by: Record<Origin, [PlanEntry, string[]][]> = { change: [], unapplied: [], drift: [] };
   for (const e of cud) {
-    if (drift.has(e.key)) theirs.push([e, fieldsOf(e)]);
-    else {
-      const df = new Set(e.driftFields ?? []);
-      mine.push([e, fieldsOf(e).filter((f) => !df.has(f))]);
-      if (df.size > 0) theirs.push([e, fieldsOf(e).filter((f) => df.has(f))]);
+    if (e.changes.length === 0) {
+      by[entryOrigin(plan, e)].push([e, []]);
+      continue;
     }
+    const fields = fieldsByOrigin(plan, e);
+    for (const o of ["change", "unapplied", "drift"] as const)
+      if (fields[o].length > 0) by[o].push([e, fields[o]]);
   }
   const n = (k: number) => k.toLocaleString("en-US");
   const of = ` of the ${n(cud.length)} to apply`;
-  const both = mine.length + theirs.length - cud.length;
+  const mine = new Set(by.change.map(([e]) => e.key));
+  const both = by.drift.filter(([e]) => mine.has(e.key)).length;
   return joinParts([
     sectionPart(
       `Changes in this ${request}`,
-      mine,
+      by.change,
       artifact,
-      "None: everything below was already drifting before this change.",
-      `${n(mine.length)}${of}`,
+      by.unapplied.length > 0
+        ? "None: everything below was already there before this change."
+        : "None: everything below was already drifting before this change.",
+      `${n(by.change.length)}${of}`,
     ),
+    by.unapplied.length === 0
+      ? EMPTY_PART
+      : sectionPart(
+          "Merged but not applied (earlier merges whose apply did not carry them out; this apply will)",
+          by.unapplied,
+          artifact,
+          undefined,
+          `${n(by.unapplied.length)}${of}`,
+        ),
     sectionPart(
       "Drift already present (apply will also revert it)",
-      theirs,
+      by.drift,
       artifact,
       plan.scope ? "None in what this change touches." : "None.",
-      `${n(theirs.length)}${of}${both > 0 ? ` (${n(both)} also changed in this ${request})` : ""}`,
+      `${n(by.drift.length)}${of}${both > 0 ? ` (${n(both)} also changed in this ${request})` : ""}`,
     ),
+    unknown,
   ]);
 }
 
 /** Support tickets and blocked entries: never sent, each with what to do about it. */
 export function ticketsPart(plan: Plan, artifact: string): Part {
-  const drift = new Set(plan.drift ?? []);
+  const marks: Record<Origin, string> = {
+    change: "",
+    drift: " · drift already present",
+    unapplied: " · merged but not applied",
+  };
   const bullet = (e: PlanEntry, text: string): Item => {
     const src = formatSource(e.source);
-    const mark = drift.has(e.key) ? " · drift already present" : "";
+    const mark = marks[entryOrigin(plan, e)];
     return {
       text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${message(text, 300, artifact)}${mark}`,
       name: keySpan(e.key),

@@ -118,15 +118,21 @@ export interface Footer {
   runUrl?: string;
 }
 
-/** `base abc1234 · head def5678 · live state read … · phctl 0.1.0 · [CI run](url)`. */
+/**
+ * `base abc1234 · head def5678 · live state read … · last applied 0123abc · phctl 0.1.0 ·
+ * [CI run](url)`.
+ */
 export function footerLine(plan: Plan, f: Footer = {}): string {
   const sha = (s: string) => mdText(shorten(s, 40).slice(0, 7));
   const parts: string[] = [];
   if (f.baseCommit) parts.push(`base ${sha(f.baseCommit)}`);
   if (f.headCommit) parts.push(`head ${sha(f.headCommit)}`);
   parts.push(`live state read ${readAt(plan.createdAt)}`);
+  if (plan.applied?.commit) parts.push(`last applied ${sha(plan.applied.commit)}`);
   if (plan.scope)
-    parts.push(`scoped to the ${plural(plan.scope.length, "object")} the change touches`);
+    parts.push(
+      `scoped to the ${plural(plan.scope.length, "object")} the change touches${plan.applied?.known ? " or merged earlier and not applied" : ""}`,
+    );
   if (plan.phctlVersion) parts.push(`phctl ${mdText(shorten(plan.phctlVersion, 40))}`);
   if (f.runUrl) parts.push(`[CI run](${linkTarget(shorten(f.runUrl, 500))})`);
   return parts.join(" · ");

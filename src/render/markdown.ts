@@ -12,7 +12,7 @@
 import type { Plan } from "../engine/plan.js";
 import { share } from "./budget.js";
 import { destructiveMin, renderDestructive } from "./markdown-destructive.js";
-import { detailsPart } from "./markdown-details.js";
+import { detailsPart, type WholeOrigins } from "./markdown-details.js";
 import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
@@ -41,17 +41,24 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
 const DEFAULT_ARTIFACT = "the JSON plan (`phctl plan --out plan.json`)";
 const GAP = "\n\n";
 
-/** Without `plan.drift` (no --base) there is no split: stray `driftFields` are ignored. */
+/** Without `plan.drift` (no --base) there is no split: stray field marks are ignored. */
 function withoutSplit(plan: Plan): Plan {
-  if (plan.drift !== undefined || !plan.entries.some((e) => e.driftFields)) return plan;
-  return { ...plan, entries: plan.entries.map(({ driftFields: _drop, ...e }) => e) };
+  if (plan.drift !== undefined || !plan.entries.some((e) => e.driftFields || e.unappliedFields))
+    return plan;
+  return {
+    ...plan,
+    entries: plan.entries.map(({ driftFields: _d, unappliedFields: _u, ...e }) => e),
+  };
 }
 
 export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string {
   const plan = withoutSplit(input);
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const artifact = opts.artifactHint ?? DEFAULT_ARTIFACT;
-  const drift = new Set(plan.drift ?? []);
+  const drift: WholeOrigins = new Map([
+    ...(plan.drift ?? []).map((k) => [k, "drift"] as const),
+    ...(plan.unapplied ?? []).map((k) => [k, "unapplied"] as const),
+  ]);
   const groups = groupEntries(plan.entries);
   // Shown in this order; [weight] of each part that shares the budget.
   const shared: [Part, number][] = [

@@ -15,6 +15,7 @@
  * already say (a create's "absent live", an update's "description differs") are left out.
  * A ticket shows its subject; its letter comes after the plan unless `showTickets`.
  */
+import type { Origin } from "../engine/base-split.js";
 import type { Action, PlanEntry } from "../engine/plan.js";
 import { ACTION_SYMBOL, formatSource, isEmptyValue, ownLine, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
@@ -25,10 +26,10 @@ export interface EntryOptions {
   style: Style;
   /** Columns to lay out for; undefined: no wrapping. */
   width?: number | undefined;
-  /** `plan --base`: mark the fields that are drift. */
+  /** `plan --base`: mark the fields that are drift, or merged and not applied. */
   base: boolean;
-  /** The whole entry is drift already present. */
-  drift?: boolean;
+  /** Where the whole entry comes from (drift already present, merged but not applied). */
+  whole?: Origin;
   /** Ticket letters inline (`--show-tickets`) rather than after the plan. */
   showTickets?: boolean;
 }
@@ -76,7 +77,12 @@ export function redundantReason(e: PlanEntry): boolean {
 /** `  + key (Kind) will be created`: the header, a delete all red with DELETED in bold. */
 function header(e: PlanEntry, o: EntryOptions): Seg[] {
   const { style } = o;
-  const mark = o.drift ? [seg(" (drift already present)", style.dim)] : [];
+  const marks: Record<Origin, string> = {
+    change: "",
+    drift: " (drift already present)",
+    unapplied: " (merged but not applied)",
+  };
+  const mark = o.whole && o.whole !== "change" ? [seg(marks[o.whole], style.dim)] : [];
   if (e.action === "delete")
     // Painted red as a whole line by `entryLines`.
     return [
@@ -112,12 +118,14 @@ function changeLines(
   mark: Seg,
   c: PlanEntry["changes"][number],
   e: PlanEntry,
-  drift: boolean,
+  origin: Origin,
   o: EntryOptions,
 ): string[] {
   const line = ownLine(c, e);
   const note = [
-    ...(drift ? [seg("  (drift)", o.style.dim)] : []),
+    ...(origin === "change"
+      ? []
+      : [seg(origin === "drift" ? "  (drift)" : "  (not applied)", o.style.dim)]),
     ...(line !== undefined ? [seg(`  (line ${line})`, o.style.dim)] : []),
   ];
   const before = textValue(c.before);
@@ -163,11 +171,14 @@ export function entryLines(e: PlanEntry, o: EntryOptions): string[] {
       if (!isEmptyValue(v)) lines.push(...fieldLines(seg("+", style.green), k, v, o));
   }
   const drift = new Set(o.base ? (e.driftFields ?? []) : []);
+  const unapplied = new Set(o.base ? (e.unappliedFields ?? []) : []);
+  const origin = (f: string): Origin =>
+    unapplied.has(f) ? "unapplied" : drift.has(f) ? "drift" : "change";
   const mark = seg(ACTION_SYMBOL[e.action], paintOf(style, e.action));
   for (const c of e.changes) {
     if (e.action === "create") {
       if (!isEmptyValue(c.after)) lines.push(...fieldLines(mark, c.field, c.after, o));
-    } else lines.push(...changeLines(mark, c, e, drift.has(c.field), o));
+    } else lines.push(...changeLines(mark, c, e, origin(c.field), o));
   }
   if (e.blocked)
     lines.push(...wrapText(`reason: ${e.blocked.reason}`, { width, lead: "      ", hang: 2 }));

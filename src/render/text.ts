@@ -2,11 +2,14 @@
  * The plan for people, in a terminal: Terraform-like `+ ~ - !` entries grouped by action
  * (src/render/text-entry.ts lays out each one for the width), then tickets, blocked
  * entries, the ticket letters (unless `showTickets` put them inline), warnings and a
- * summary. With `plan --base`, the changes of this change come first and the drift already
- * present after them; fields of a mixed entry that are drift are marked `(drift)`.
+ * summary. With `plan --base`, the changes of this change come first, then what was merged
+ * earlier and not applied (`--applied`), then the drift already present; fields of a mixed
+ * entry that are not this change are marked `(drift)` or `(not applied)`. Without
+ * `--applied`, a note says that changes merged and not applied cannot be known.
  * `deletesBlock` repeats the deletes just above apply's confirmation prompt.
  * A pure function of the plan.
  */
+import { entryOrigin } from "../engine/base-split.js";
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
 import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
@@ -65,11 +68,10 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const out: string[] = [];
   const byAction = (a: Action) => plan.entries.filter((e) => e.action === a);
   const base = plan.drift !== undefined;
-  const drift = new Set(plan.drift ?? []);
   const eo: EntryOptions = { style, width, base, showTickets: opts.showTickets === true };
   const list = (entries: readonly PlanEntry[], marked = false) => {
     for (const e of entries)
-      out.push(...entryLines(e, { ...eo, drift: marked && drift.has(e.key) }), "");
+      out.push(...entryLines(e, { ...eo, ...(marked ? { whole: entryOrigin(plan, e) } : {}) }), "");
   };
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
@@ -80,8 +82,9 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
       list(changes);
     }
   } else {
-    const mine = changes.filter((e) => !drift.has(e.key));
-    const theirs = changes.filter((e) => drift.has(e.key));
+    const mine = changes.filter((e) => entryOrigin(plan, e) === "change");
+    const unapplied = changes.filter((e) => entryOrigin(plan, e) === "unapplied");
+    const theirs = changes.filter((e) => entryOrigin(plan, e) === "drift");
     out.push(
       ...title(
         mine.length > 0
@@ -92,11 +95,31 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
       "",
     );
     list(mine);
+    if (unapplied.length > 0) {
+      out.push(
+        ...title(
+          "Merged but not applied (earlier merges whose apply did not carry them out; apply will):",
+          opts,
+          style.yellow,
+        ),
+        "",
+      );
+      list(unapplied);
+    }
     if (theirs.length > 0) {
       out.push(...title("Drift already present (apply will also revert it):", opts, style.yellow));
       out.push("");
       list(theirs);
     }
+    if (plan.applied?.known === false)
+      out.push(
+        ...title(
+          `note: ${plan.applied.note ?? "no record of the last applied commit"}`,
+          opts,
+          style.dim,
+        ),
+        "",
+      );
   }
   const tickets = byAction("ticket");
   if (tickets.length > 0) {

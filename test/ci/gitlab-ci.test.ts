@@ -50,6 +50,32 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(script).toMatch(/phctl plan "\$PHCTL_CONFIG" --base "\$PHCTL_BASE\/\$PHCTL_CONFIG" --out phctl-plan\.json/); // prettier-ignore
     expect(script).toContain('phctl comment phctl-plan.json --key "$PHCTL_KEY"');
     expect(job.artifacts.paths).toEqual(["phctl-plan.json"]);
+    expect(script).toContain(
+      '--journal "$PHCTL_JOURNAL" ${PHCTL_APPLIED:+--applied "$PHCTL_APPLIED"}',
+    );
+  });
+
+  it("plan and apply check out the last applied commit: the environment's last successful deployment", () => {
+    const applied = ci["phctl-plan"].script.find((l: string) => l.includes("deployments?"));
+    expect(ci["phctl-apply"].script).toContain(applied);
+    expect(applied).toContain("deployments?environment=production&status=success&order_by=finished_at&sort=desc&per_page=1"); // prettier-ignore
+    expect(ci["phctl-apply"].environment.name).toBe("production");
+    const dir = mkdtempSync(join(tmpdir(), "phctl-gitlab-"));
+    const sha = "a".repeat(40);
+    writeFileSync(join(dir, "git"), `#!/bin/sh\necho "git $*" >>"${dir}/git.log"\n[ "$1" != cat-file ]\n`, { mode: 0o755 }); // prettier-ignore
+    const run = (deployments: string) => {
+      writeFileSync(join(dir, "curl"), `#!/bin/sh\necho '${deployments}'\n`, { mode: 0o755 });
+      return execFileSync("bash", ["-ec", `${applied}\necho "applied=$PHCTL_APPLIED"`], {
+        env: { PATH: `${dir}:${process.env.PATH}`, PHCTL_CONFIG: "config" },
+        encoding: "utf8",
+      });
+    };
+    // A worktree of this pipeline (phctl-base-*: the next plan job removes what is left).
+    expect(run(`[{"sha":"${sha}"}]`)).toMatch(/applied=\/tmp\/phctl-base-applied-[^/\s]*\/config/);
+    expect(readFileSync(join(dir, "git.log"), "utf8")).toMatch(new RegExp(`git worktree add --detach /tmp/phctl-base-applied-\\S+ ${sha}`)); // prettier-ignore
+    const none = run("[]");
+    expect(none).toContain("phctl: no record of the last applied commit");
+    expect(none).toContain("applied=\n");
   });
 
   it("applies on the default branch, one at a time, in the environment, with the reviewed plan", () => {
@@ -63,6 +89,9 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(script).toContain("merge_requests/$iid/pipelines");
     expect(script).toContain('api "jobs/$job/artifacts/phctl-plan.json" >reviewed-plan.json');
     expect(script).toMatch(/phctl apply "\$PHCTL_CONFIG" --reviewed reviewed-plan\.json --auto-approve/); // prettier-ignore
+    expect(script).toContain(
+      '--commit "$CI_COMMIT_SHA" ${PHCTL_APPLIED:+--applied "$PHCTL_APPLIED"}',
+    );
     expect(job.after_script.join("\n")).toMatch(/if \[ -f phctl-apply\.json \]; then phctl comment reviewed-plan\.json .*--outcome phctl-apply\.json/s); // prettier-ignore
   });
 
@@ -71,7 +100,7 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
     const script = job.script.join("\n");
-    expect(script).toContain('set -- "$PHCTL_CONFIG" --report gitlab-issue --metrics-file phctl-drift.prom'); // prettier-ignore
+    expect(script).toContain('set -- "$PHCTL_CONFIG" --report gitlab-issue --metrics-file phctl-drift.prom --journal "$PHCTL_JOURNAL"'); // prettier-ignore
     expect(script).toContain('set -- "$@" --notify "$PHCTL_NOTIFY_URL"');
     expect(script).toMatch(/phctl drift "\$@"\n?$/);
     expect(job.artifacts).toEqual({ when: "always", paths: ["phctl-drift.prom"] });
@@ -82,11 +111,12 @@ describe("examples/.gitlab-ci.yml", () => {
     writeFileSync(join(dir, "phctl"), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
     const run = (vars: Record<string, string>) =>
       execFileSync("sh", ["-ec", ci["phctl-drift"].script.join("\n")], {
-        env: { PATH: `${dir}:${process.env.PATH}`, PHCTL_CONFIG: ".", PHCTL_KEY: "default", ...vars }, // prettier-ignore
+        env: { PATH: `${dir}:${process.env.PATH}`, PHCTL_CONFIG: ".", PHCTL_KEY: "default", PHCTL_JOURNAL: ".phctl/default/journal.jsonl", ...vars }, // prettier-ignore
         encoding: "utf8",
       }).trim().split("\n"); // prettier-ignore
-    expect(run({})).toEqual(["drift", ".", "--report", "gitlab-issue", "--metrics-file", "phctl-drift.prom"]); // prettier-ignore
-    expect(run({ PHCTL_KEY: "prod", PHCTL_NOTIFY_URL: "https://hooks.example/a b" }).slice(5)).toEqual(["phctl-drift.prom", "--key", "prod", "--notify", "https://hooks.example/a b"]); // prettier-ignore
+    const journal = ".phctl/default/journal.jsonl";
+    expect(run({})).toEqual(["drift", ".", "--report", "gitlab-issue", "--metrics-file", "phctl-drift.prom", "--journal", journal]); // prettier-ignore
+    expect(run({ PHCTL_KEY: "prod", PHCTL_NOTIFY_URL: "https://hooks.example/a b" }).slice(8)).toEqual(["--key", "prod", "--notify", "https://hooks.example/a b"]); // prettier-ignore
   });
 
   it("gives the service's write token to the apply job only", () => {

@@ -4,13 +4,10 @@
  * on it, downloads that plan, restores the journal, applies with the write token, saves the
  * journal and reports the outcome on the pull request's comment. A direct push applies
  * nothing, and the scheduled drift workflow then reports it (the job fails, one tracking issue
- * opens, the metrics file is written). GitHub is the fake of test/helpers, behind a small front that adds the two
- * endpoints only this flow reads (a commit's pull requests with merge_commit_sha, and a
- * workflow's runs).
+ * opens, the metrics file is written). GitHub is the fake of test/helpers, behind the front
+ * of workflow-fixture.ts (a commit's pull requests, a workflow's runs).
  */
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
@@ -18,13 +15,13 @@ import { loadManifests } from "../../src/manifest/load.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-import { configRepo, git, hostedActions, REPO, ROOT, runWorkflow, type ConfigRepo } from "./workflow-fixture.js"; // prettier-ignore
+import { cachedFiles, configRepo, git, hostedActions, REPO, ROOT, runWorkflow, startGitHubFront, type ConfigRepo, type GitHubFront } from "./workflow-fixture.js"; // prettier-ignore
 
 const PR = 12;
 const PLAN_RUN = "5001";
 let t: TestServer;
 let gh: FakeGitHub;
-let front: Server;
+let front: GitHubFront;
 let frontUrl: string;
 let repo: ConfigRepo;
 const actions = hostedActions();
@@ -39,42 +36,12 @@ beforeAll(async () => {
   await populate(api, state!);
   await api.close();
   gh = await startFakeGitHub();
-  front = createServer((req, res) => {
-    const url = new URL(req.url!, "http://x");
-    const pulls = /^\/repos\/acme\/config\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
-    const runs = url.pathname === "/repos/acme/config/actions/workflows/phctl-plan.yml/runs";
-    if (req.method === "GET" && (pulls || runs)) {
-      const q = url.searchParams;
-      const ok = runs && q.get("event") === "pull_request" && q.get("status") === "success";
-      const body = pulls
-        ? (pullsOf.get(pulls[1]) ?? [])
-        : { workflow_runs: ok ? (runsOf.get(q.get("head_sha")!) ?? []) : [] };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(([k]) => !["host", "content-length"].includes(k)),
-      ) as Record<string, string>;
-      void fetch(`${gh.url}${req.url}`, {
-        method: req.method!,
-        headers,
-        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-      }).then(async (r) => {
-        const link = r.headers.get("link");
-        res.writeHead(r.status, { "content-type": "application/json", ...(link ? { link } : {}) });
-        res.end(Buffer.from(await r.arrayBuffer()));
-      });
-    });
-  });
-  await new Promise<void>((ok) => front.listen(0, "127.0.0.1", ok));
-  frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  front = await startGitHubFront(gh.url, { pullsOf, runsOf });
+  frontUrl = front.url;
   repo = configRepo(t.url);
 });
 afterAll(async () => {
-  await new Promise((ok) => front?.close(ok));
+  await front?.close();
   await gh?.close();
   await t?.close();
 });
@@ -136,7 +103,9 @@ describe("the apply workflow after merge", () => {
     expect(comments).toHaveLength(1);
     expect(comments[0].body).toMatch(/Applied.*run 5002.*1 done, 0 failed/);
     expect([...actions.cache.keys()]).toEqual(["phctl-journal-default-5002-1"]);
-    expect(actions.cache.get("phctl-journal-default-5002-1")).toContain("project/ci-tools");
+    const saved = cachedFiles(actions.cache.get("phctl-journal-default-5002-1"));
+    expect(saved[".phctl/default/journal.jsonl"]).toContain("project/ci-tools");
+    expect(JSON.parse(saved[".phctl/default/applied.json"])).toMatchObject({ commit: merge });
   });
 
   it("a direct push, reviewed by no pull request, applies nothing and says why", async () => {

@@ -15,6 +15,8 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { MAIN } from "../helpers/cli.js";
@@ -95,10 +97,22 @@ export interface RunSpec {
 
 type Emulate = (uses: string, inputs: Record<string, string>, env: Record<string, string>) => void;
 
+/** The paths of an actions/cache `path:` input (one per line). */
+const cachePaths = (path: string) =>
+  String(path)
+    .split("\n")
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+/** The files a cache entry holds, by path (as `hostedActions` keeps them). */
+export const cachedFiles = (entry: string | undefined): Record<string, string> =>
+  entry === undefined ? {} : (JSON.parse(entry) as Record<string, string>);
+
 /**
  * The GitHub-hosted actions the kit uses, as a test stands them in: checkout (the clone is
  * there), setup-node (Node is there), artifacts kept per run id, and a cache of files by key
- * with `restore-keys` prefixes (newest first), as actions/cache matches them.
+ * with `restore-keys` prefixes (newest first), as actions/cache matches them (an entry holds
+ * every file its `path:` lines name that existed when it was saved).
  */
 export function hostedActions(): {
   emulate: Emulate;
@@ -134,13 +148,23 @@ export function hostedActions(): {
           cache.get(inputs.key) ??
           [...cache.entries()].reverse().find(([k]) => prefixes.some((p) => k.startsWith(p)))?.[1];
         if (hit === undefined) return;
-        mkdirSync(dirname(inWorkspace(inputs.path)), { recursive: true });
-        writeFileSync(inWorkspace(inputs.path), hit);
+        for (const [path, text] of Object.entries(JSON.parse(hit) as Record<string, string>)) {
+          mkdirSync(dirname(inWorkspace(path)), { recursive: true });
+          writeFileSync(inWorkspace(path), text);
+        }
         return;
       }
-      case "actions/cache/save@v4":
-        cache.set(inputs.key, readFileSync(inWorkspace(inputs.path), "utf8"));
+      case "actions/cache/save@v4": {
+        // Every path that exists (as actions/cache, which fails only when none does).
+        const files = Object.fromEntries(
+          cachePaths(inputs.path)
+            .filter((p) => existsSync(inWorkspace(p)))
+            .map((p) => [p, readFileSync(inWorkspace(p), "utf8")]),
+        );
+        if (Object.keys(files).length === 0) throw new Error("cache/save: no file to save");
+        cache.set(inputs.key, JSON.stringify(files));
         return;
+      }
       default:
         throw new Error(`${uses} is not emulated`);
     }
@@ -202,4 +226,56 @@ export async function runWorkflow(s: RunSpec): Promise<WorkflowRun> {
   });
   const failed = job.steps.filter((x) => x.outcome === "failure");
   return { job, workspace, runnerTemp, failed: failed.map((x) => `${x.name}: ${x.stderr}`) };
+}
+
+/** The fake GitHub behind a front that adds the two endpoints only the apply flow reads. */
+export interface GitHubFront {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A front to the fake GitHub at `ghUrl` answering a commit's pull requests (with
+ * merge_commit_sha: `pullsOf` by merge commit) and a workflow's successful pull-request runs
+ * (`runsOf` by head commit); every other request goes through to the fake.
+ */
+export async function startGitHubFront(
+  ghUrl: string,
+  o: { pullsOf: Map<string, object[]>; runsOf: Map<string, object[]> },
+): Promise<GitHubFront> {
+  const front = createServer((req, res) => {
+    const url = new URL(req.url!, "http://x");
+    const pulls = /^\/repos\/acme\/config\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
+    const runs = url.pathname === "/repos/acme/config/actions/workflows/phctl-plan.yml/runs";
+    if (req.method === "GET" && (pulls || runs)) {
+      const q = url.searchParams;
+      const ok = runs && q.get("event") === "pull_request" && q.get("status") === "success";
+      const body = pulls
+        ? (o.pullsOf.get(pulls[1]) ?? [])
+        : { workflow_runs: ok ? (o.runsOf.get(q.get("head_sha")!) ?? []) : [] };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !["host", "content-length"].includes(k)),
+      ) as Record<string, string>;
+      void fetch(`${ghUrl}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      }).then(async (r) => {
+        const link = r.headers.get("link");
+        res.writeHead(r.status, { "content-type": "application/json", ...(link ? { link } : {}) });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((ok) => front.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((ok) => front.close(() => ok())),
+  };
 }

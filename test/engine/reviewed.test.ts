@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitByBase } from "../../src/engine/base-split.js";
+import { fieldsByOrigin, splitByBase } from "../../src/engine/base-split.js";
 import type { PlanEntry } from "../../src/engine/plan.js";
 import { changesDigest, compareReviewed } from "../../src/engine/reviewed.js";
 import { samplePlan } from "../fixtures/sample-plan.js";
@@ -162,6 +162,72 @@ describe("splitByBase", () => {
         for (const e of split.entries)
           for (const f of e.driftFields ?? []) expect(e.changes.map((c) => c.field)).toContain(f);
         expect(splitByBase(plan, plan).drift).toEqual(head.map((e) => e.key).sort());
+      }),
+    );
+  });
+
+  it("with the applied config: what the base plans and it does not is merged but not applied, per field", () => {
+    const head = {
+      ...samplePlan(),
+      entries: [
+        update("project/a", { title: ["x", "y"], description: ["d", "e"], archived: [1, 2] }),
+        update("project/b", { title: ["x", "y"] }),
+        update("project/c", { title: ["x", "y"] }),
+        update("project/d", { title: ["x", "y"], description: ["d", "e"] }),
+      ],
+    };
+    // The base plans a's title and description, b, c and d whole; the applied config plans
+    // a's description and c (live moved away from it) and d's title only.
+    const base = {
+      entries: [
+        update("project/a", { title: ["x", "y"], description: ["d", "e"] }),
+        update("project/b", { title: ["x", "y"] }),
+        update("project/c", { title: ["x", "y"] }),
+        update("project/d", { title: ["x", "y"], description: ["d", "e"] }),
+      ],
+    };
+    const applied = {
+      entries: [
+        update("project/a", { description: ["d", "e"] }),
+        update("project/c", { title: ["x", "y"] }),
+        update("project/d", { title: ["x", "y"], description: ["d", "other"] }),
+      ],
+    };
+    const split = splitByBase(head, base, applied);
+    expect(split.drift).toEqual(["project/c"]);
+    expect(split.unapplied).toEqual(["project/b", "project/d"]);
+    expect(fieldsByOrigin(split, split.entries[0])).toEqual({
+      change: ["archived"],
+      unapplied: ["title"],
+      drift: ["description"],
+    });
+    expect(fieldsByOrigin(split, split.entries[3])).toEqual({
+      change: [],
+      unapplied: ["description"],
+      drift: ["title"],
+    });
+    // Applied = base: nothing is merged but not applied, the split is the two-way one.
+    const same = splitByBase(head, base, base);
+    expect(same.unapplied).toEqual([]);
+    expect(same.drift).toEqual(splitByBase(head, base).drift);
+  });
+
+  it("property: with an applied config, every field has one origin, and those are the base split's", () => {
+    fc.assert(
+      fc.property(plansArb, plansArb, plansArb, (head, base, applied) => {
+        const plan = { ...samplePlan(), entries: head };
+        const two = splitByBase(plan, { entries: base });
+        const three = splitByBase(plan, { entries: base }, { entries: applied });
+        expect(changesDigest(three.entries)).toBe(changesDigest(head));
+        for (const [i, e] of three.entries.entries()) {
+          const by = fieldsByOrigin(three, e);
+          const was = fieldsByOrigin(two, two.entries[i]);
+          expect([...by.change, ...by.unapplied, ...by.drift].sort()).toEqual(
+            e.changes.map((c) => c.field).sort(),
+          );
+          expect(by.change).toEqual(was.change);
+          expect([...by.unapplied, ...by.drift].sort()).toEqual([...was.drift].sort());
+        }
       }),
     );
   });
