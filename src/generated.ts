@@ -19,5 +19,8 @@ export const generatedFiles: GeneratedFile[] = [
   // its modelines still find their schemas.
   ...publishedSchemas
     .filter((s) => s.name === "manifest" || s.name === "config")
-    .map((s) => ({ path: s.path.replace(/^schemas\//, "examples/schemas/"), render: s.render })),
+    .map((s) => ({
+      path: s.path.replace(/^schemas\//, "examples/schemas/"),
+      render: () => s.render(),
+    })),
 ];
