@@ -67,6 +67,7 @@ import type { ApiError, OutageError } from "./errors.js";
 import { OutageGate } from "./outage.js";
 import { Transport } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
+import { VERSION } from "../version.js";
 
 export interface ClientOptions {
   /** Base URL of the administration API (paths start with /v1). */
@@ -176,7 +177,7 @@ export class ApiClient {
       gate: this.#gate,
       metrics: this.metrics,
       timeoutMs,
-      userAgent: o.userAgent ?? "phctl/0.1.0",
+      userAgent: o.userAgent ?? `phctl/${VERSION}`,
       random,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       onRefused: (e) => (this.#refused ??= e),

@@ -91,7 +91,7 @@ export function buildOpenApi(profile: ApiProfile = DEFAULT_PROFILE): Record<stri
   return {
     openapi: "3.1.0",
     info: {
-      title: "Project Hosting Administration API (as phctl reads API-SPEC.md)",
+      title: "Project Hosting Administration API (as phctl understands it: docs/api.md)",
       version: "2026-02",
       description: DESCRIPTION,
       license: { name: "Apache-2.0", identifier: "Apache-2.0" },
