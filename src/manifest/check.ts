@@ -9,6 +9,7 @@ import type { ParsedDocument } from "./parse.js";
 import type { DocHandle } from "./positions.js";
 import { API_VERSION } from "./schema/common.js";
 import { KINDS, type Kind } from "./schema/index.js";
+import type { DefaultsDocument } from "./schema/defaults.js";
 import type { OrganizationDocument } from "./schema/organization.js";
 import type { ProjectDocument } from "./schema/project.js";
 import type { TeamDocument } from "./schema/team.js";
@@ -22,6 +23,7 @@ interface DocOf {
   User: UserDocument;
   Team: TeamDocument;
   Project: ProjectDocument;
+  Defaults: DefaultsDocument;
 }
 
 /** A document that passed its kind's schema. */

@@ -164,6 +164,8 @@ export function normalise(
         if (d.value.spec.organization !== undefined)
           orgRefs.add(d.value.spec.organization, d.handle.at(["spec", "organization"]));
         break;
+      case "Defaults":
+        continue;
     }
     if (keys.has(obj.key)) continue;
     keys.add(obj.key);

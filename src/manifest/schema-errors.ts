@@ -11,9 +11,10 @@ import type { Diagnostic } from "./types.js";
 
 const SHAPE_KEYWORDS = new Set(["type", "const", "enum"]);
 
-/** Drop `if` noise; for each failed anyOf keep the errors of the branch that fits best. */
+/** Drop `if` and `propertyNames` noise; for each failed anyOf keep the errors of the branch that fits best. */
 export function pruneAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
-  let list = errors.filter((e) => e.keyword !== "if");
+  // `if` fails by design; `propertyNames` repeats the error of the name's own pattern.
+  let list = errors.filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
   const alternatives = list
     .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
     .sort((a, b) => b.schemaPath.length - a.schemaPath.length);
@@ -205,7 +206,14 @@ function describe(e: ErrorObject, data: unknown): Described {
         path: p,
         which: "value",
         code: "out-of-range",
-        message: `${fp(p)} must be at most ${String(params.limit)} characters (it becomes part of API paths), got ${String(value).length}`,
+        message: `${fp(p)} must be at most ${String(params.limit)} characters${p.includes("labels") ? "" : " (it becomes part of API paths)"}, got ${String(value).length}`,
+      };
+    case "minItems":
+      return {
+        path: p,
+        which: "value",
+        code: "out-of-range",
+        message: `${fp(p)} must list at least ${String(params.limit)} item${params.limit === 1 ? "" : "s"} (leave it out to match every one)`,
       };
     case "minimum":
     case "maximum":

@@ -67,6 +67,8 @@ describe("coverage of the fixtures", () => {
     maximum: "out-of-range",
     not: "not-allowed",
     anyOf: "wrong-type",
+    propertyNames: "invalid-format",
+    minItems: "out-of-range",
   };
   const ANNOTATIONS = new Set([
     "$schema",
@@ -88,6 +90,7 @@ describe("coverage of the fixtures", () => {
     "allOf",
     "if",
     "then",
+    "else",
   ]);
 
   it("every schema keyword in use has a failing fixture", async () => {

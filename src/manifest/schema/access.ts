@@ -2,12 +2,18 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { AccessLevels, TeamLevels, type AccessLevel } from "../../api/schemas.js";
 import { about, Patterns, Strict, Username } from "./common.js";
+import { inherit, orRemove } from "./layering.js";
 
-const OrganizationTeamPath = Type.String({
-  pattern: Patterns.organizationTeamPath,
-  patternErrorMessage: "must be an organization team path such as acme/firmware-leads",
-  examples: ["acme/firmware-leads"],
-});
+const OrganizationTeamPath = orRemove(
+  Type.String({
+    pattern: Patterns.organizationTeamPath,
+    patternErrorMessage: "must be an organization team path such as acme/firmware-leads",
+    examples: ["acme/firmware-leads"],
+  }),
+  "team path",
+  "acme/security",
+);
+const User = orRemove(Username, "username", "jdoe");
 
 const ORG_TEAM_LEVELS = "organization teams can only be maintainers, developers or reporters";
 
@@ -26,7 +32,7 @@ const MEANING: Record<AccessLevel, string> = {
 function accessLevel(level: AccessLevel): TSchema {
   const withTeams = (TeamLevels as readonly string[]).includes(level);
   const users = Type.Optional(
-    Type.Array(Username, about(`Usernames of the ${level}.`, ["jdoe", "asmith"])),
+    Type.Array(User, about(`Usernames of the ${level}.`, ["jdoe", "asmith"])),
   );
   const organizationTeams = withTeams
     ? Type.Optional(
@@ -50,7 +56,7 @@ function accessLevel(level: AccessLevel): TSchema {
   return Type.Optional(
     Type.Union(
       [
-        Type.Array(Username, { title: `${level} as a list of usernames` }),
+        Type.Array(User, { title: `${level} as a list of usernames` }),
         Strict({ users, organizationTeams }, { title: `${level} as a mapping` }),
       ],
       {
@@ -68,7 +74,13 @@ function accessLevel(level: AccessLevel): TSchema {
 }
 
 export const AccessSpec = Strict(
-  Object.fromEntries(AccessLevels.map((l) => [l, accessLevel(l)])) as Record<AccessLevel, TSchema>,
+  {
+    ...(Object.fromEntries(AccessLevels.map((l) => [l, accessLevel(l)])) as Record<
+      AccessLevel,
+      TSchema
+    >),
+    inherit: inherit("the project's access"),
+  },
   about(
     "Who may do what on the project. Authoritative: users and teams not listed at a level (or at a level not written) are removed from it; apply refuses to leave a project without an admin.",
     { admins: ["jdoe"], maintainers: { users: ["asmith"] }, developers: ["pkumar"] },

@@ -2,6 +2,7 @@
 import { Type, type TSchema, type TString } from "@sinclair/typebox";
 import { API_VERSION } from "./common.js";
 import { about, Strict } from "./keywords.js";
+import { LabelsSchema } from "./selector.js";
 
 /** Annotations with `phctl/` keys are ours and checked; any other key is free text. */
 const AnnotationsSchema = Type.Object(
@@ -28,6 +29,7 @@ export function Metadata(name: TString, description: string, example: string) {
   return Strict(
     {
       name: Type.String({ ...name, ...about(description, example) }),
+      labels: Type.Optional({ ...LabelsSchema, title: "labels" }),
       annotations: Type.Optional({
         ...AnnotationsSchema,
         ...about(

@@ -2,6 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { MirrorFrequency } from "../../api/schemas.js";
 import { about, DEFAULTS, Email, enumFrom, Patterns, Strict } from "./common.js";
+import { inherit, orRemove } from "./layering.js";
 import { bool, CLONE_URL, RepositorySpec } from "./repository.js";
 
 export { CommitBlockerSpec, RepositorySpec } from "./repository.js";
@@ -89,7 +90,7 @@ export const GitSpec = Strict(
     ),
     subgroups: Type.Optional(
       Type.Array(
-        SubgroupPath,
+        orRemove(SubgroupPath, "path", "docs"),
         about("Subgroups of the project group; parents are implied (tools/ci declares tools).", [
           "docs",
           "tools/ci",
@@ -98,13 +99,17 @@ export const GitSpec = Strict(
     ),
     repositories: Type.Optional(
       Type.Array(
-        RepositorySpec,
+        orRemove(
+          RepositorySpec,
+          "subgroup path and name (tools/ci/docs; docs in the project group)",
+          "docs",
+        ),
         about("The project's git repositories.", [{ name: "docs", mergeRequests: "enabled" }]),
       ),
     ),
     mirrors: Type.Optional(
       Type.Array(
-        MirrorSpec,
+        orRemove(MirrorSpec, "destination (to)", TFA_HERE),
         about(
           "Pull mirrors into the project's repositories, identified by their destination (to).",
           [
@@ -119,6 +124,7 @@ export const GitSpec = Strict(
         ),
       ),
     ),
+    inherit: inherit("the project's git side"),
   },
   about(
     "The project's git side: its group, subgroups, repositories and mirrors. Without it, a live git group is deleted only with prune.groups.",

@@ -6,13 +6,14 @@
 import type { TSchema } from "@sinclair/typebox";
 import { API_VERSION, SCHEMA_BASE } from "./common.js";
 import { ConfigDocument } from "./config.js";
+import { DefaultsDocument } from "./defaults.js";
 import { OrganizationDocument } from "./organization.js";
 import { ProjectDocument } from "./project.js";
 import { TeamDocument } from "./team.js";
 import { UserDocument } from "./user.js";
 
-/** Manifest kinds, in dependency order. */
-export const KINDS = ["Organization", "User", "Team", "Project"] as const;
+/** Manifest kinds: the objects in dependency order, then the layers that give them values. */
+export const KINDS = ["Organization", "User", "Team", "Project", "Defaults"] as const;
 export type Kind = (typeof KINDS)[number];
 
 const kindSchemas: Record<Kind, TSchema> = {
@@ -20,6 +21,7 @@ const kindSchemas: Record<Kind, TSchema> = {
   User: UserDocument,
   Team: TeamDocument,
   Project: ProjectDocument,
+  Defaults: DefaultsDocument,
 };
 
 export type JsonSchema = Record<string, unknown>;
@@ -37,6 +39,7 @@ export const SCHEMA_FILES = {
   user: "user.schema.json",
   team: "team.schema.json",
   project: "project.schema.json",
+  defaults: "defaults.schema.json",
 } as const;
 export type SchemaName = keyof typeof SCHEMA_FILES;
 
@@ -105,6 +108,7 @@ export function allSchemas(): Record<SchemaName, JsonSchema> {
     user: kindSchema("User"),
     team: kindSchema("Team"),
     project: kindSchema("Project"),
+    defaults: kindSchema("Defaults"),
   };
 }
 

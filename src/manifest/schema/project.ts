@@ -19,6 +19,7 @@ import {
   Strict,
 } from "./common.js";
 import { DocumentSchema, Metadata } from "./document.js";
+import { inherit, orRemove } from "./layering.js";
 import { GitSpec } from "./git.js";
 
 export { AccessSpec, type AccessLevelInput } from "./access.js";
@@ -121,12 +122,16 @@ export const ProjectSpec = Strict(
     ),
     licenses: Type.Optional(
       Type.Array(
-        Type.String({
-          pattern: Patterns.license,
-          patternErrorMessage: "must be one SPDX license id such as Apache-2.0 (no expressions)",
-          examples: [...COMMON_LICENSES],
-          examplesAreHints: true,
-        }),
+        orRemove(
+          Type.String({
+            pattern: Patterns.license,
+            patternErrorMessage: "must be one SPDX license id such as Apache-2.0 (no expressions)",
+            examples: [...COMMON_LICENSES],
+            examplesAreHints: true,
+          }),
+          "SPDX id",
+          "MIT",
+        ),
         about(
           "SPDX ids of the project's licenses, each in the service's catalogue (GET /v1/licenses; a new one needs a support ticket). Authoritative: licenses not listed are removed.",
           ["Apache-2.0"],
@@ -136,12 +141,13 @@ export const ProjectSpec = Strict(
     ),
     access: Type.Optional(AccessSpec),
     git: Type.Optional(GitSpec),
+    inherit: inherit("the project (its access, git side and repositories included)"),
     artifacts: Type.Optional(
       Strict(
         {
           repositories: Type.Optional(
             Type.Array(
-              ArtifactRepositorySpec,
+              orRemove(ArtifactRepositorySpec, "name", "releases"),
               about("The project's artifact repositories.", [{ name: "releases" }]),
             ),
           ),

@@ -11,6 +11,7 @@ import {
   StringEnum,
   Strict,
 } from "./common.js";
+import { inherit } from "./layering.js";
 
 const R = DEFAULTS.repository;
 /** A boolean setting with its default; the example is the other value. */
@@ -59,6 +60,7 @@ const tristate = (what: string, dflt: string) =>
 
 export const RepositorySpec = Strict(
   {
+    inherit: inherit("the repository"),
     name: Type.String({
       pattern: Patterns.repository,
       patternErrorMessage: "must be a repository name: letters, digits, '.', '_', '-'",

@@ -2,6 +2,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { about, DEFAULTS, Patterns, Strict, Username } from "./common.js";
 import { DocumentSchema, Metadata } from "./document.js";
+import { inherit, orRemove } from "./layering.js";
 
 const flag = (what: string) =>
   Type.Optional(
@@ -32,13 +33,14 @@ export const TeamSpec = Strict(
     ),
     members: Type.Optional(
       Type.Array(
-        Username,
+        orRemove(Username, "username", "jdoe"),
         about(
           "Usernames of the members. Authoritative: members not listed are removed from the team (their accounts stay).",
           ["jdoe", "asmith"],
         ),
       ),
     ),
+    inherit: inherit("the team"),
   },
   about("The team's service categories and members.", {
     services: { gitservice: true },

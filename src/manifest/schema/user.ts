@@ -13,6 +13,7 @@ import {
   Strict,
   Username,
 } from "./common.js";
+import { inherit } from "./layering.js";
 import { DocumentSchema, Metadata } from "./document.js";
 
 const ServiceStatus = enumFrom(ActiveInactive, {
@@ -91,6 +92,7 @@ export const UserServicesSpec = Strict(
 
 export const UserSpec = Strict(
   {
+    inherit: inherit("the user (its service accounts included)"),
     firstName: Type.String({ minLength: 1, ...about("The user's first name.", "Jane") }),
     lastName: Type.String({ minLength: 1, ...about("The user's last name.", "Doe") }),
     displayName: Type.Optional(

@@ -1,0 +1,116 @@
+/**
+ * Selectors: which objects a Defaults document (or a Policy) applies to. A selector names a
+ * kind and narrows it by organization, name globs, labels (`matchLabels`, and
+ * `matchExpressions` with In / NotIn / Exists / DoesNotExist, as Kubernetes does) and, for
+ * repositories, by repository-name and subgroup globs. Every condition written must hold; an
+ * unwritten one matches everything. Pure: the same selector and target always agree.
+ */
+import type { LabelOperator, SelectKind, Selector } from "../manifest/schema/selector.js";
+
+export { SELECT_KINDS, type SelectKind, type Selector } from "../manifest/schema/selector.js";
+
+/** What a selector is matched against: an object's identity and labels. */
+export interface SelectTarget {
+  kind: SelectKind;
+  /** metadata.name; for a Repository, its project's slug. */
+  name: string;
+  /** The object's organization (phctl.yaml's when it names none); undefined: unknown. */
+  organization?: string;
+  /** metadata.labels; for a Repository, its project's. */
+  labels: Readonly<Record<string, string>>;
+  /** Repository only. */
+  repository?: { name: string; subgroup: string };
+}
+
+const cache = new Map<string, RegExp>();
+/** `*` within a segment, `**` across segments, `?` one character; the whole string must match. */
+export function globMatch(glob: string, text: string): boolean {
+  let re = cache.get(glob);
+  if (!re) {
+    const body = glob
+      .split("**")
+      .map((part) =>
+        part
+          .split("*")
+          .map((s) =>
+            s
+              .split("?")
+              .map((t) => t.replace(/[.+^${}()|[\]\\]/g, "\\$&"))
+              .join("[^/]"),
+          )
+          .join("[^/]*"),
+      )
+      .join(".*");
+    re = new RegExp(`^${body}$`);
+    cache.set(glob, re);
+  }
+  return re.test(text);
+}
+
+/** Whether one label expression holds for `labels`. */
+export function expressionHolds(
+  e: { key: string; operator: LabelOperator; values?: readonly string[] },
+  labels: Readonly<Record<string, string>>,
+): boolean {
+  const has = Object.hasOwn(labels, e.key);
+  switch (e.operator) {
+    case "Exists":
+      return has;
+    case "DoesNotExist":
+      return !has;
+    case "In":
+      return has && (e.values ?? []).includes(labels[e.key]);
+    case "NotIn":
+      return !has || !(e.values ?? []).includes(labels[e.key]);
+  }
+}
+
+/**
+ * Whether `s` selects `t`. The kinds must be equal, except that a Repository selector's
+ * organization, names and labels are its project's (the target carries them).
+ */
+export function selects(s: Selector, t: SelectTarget): boolean {
+  if (s.kind !== t.kind) return false;
+  if (
+    s.organization !== undefined &&
+    (t.organization === undefined || !globMatch(s.organization, t.organization))
+  )
+    return false;
+  if (s.names && !s.names.some((g) => globMatch(g, t.name))) return false;
+  if (s.matchLabels)
+    for (const [k, v] of Object.entries(s.matchLabels)) if (t.labels[k] !== v) return false;
+  if (s.matchExpressions && !s.matchExpressions.every((e) => expressionHolds(e, t.labels)))
+    return false;
+  if (t.repository) {
+    const { name, subgroup } = t.repository;
+    if (s.repositories && !s.repositories.some((g) => globMatch(g, name))) return false;
+    if (s.subgroups && !s.subgroups.some((g) => globMatch(g, subgroup))) return false;
+  }
+  return true;
+}
+
+/** One line for people: `Project with tier=critical in acme named tf-*`. */
+export function describeSelector(s: Selector): string {
+  const parts: string[] = [s.kind === "Repository" ? "repositories" : `${s.kind.toLowerCase()}s`];
+  if (s.repositories) parts.push(`named ${s.repositories.join(" or ")}`);
+  if (s.subgroups)
+    parts.push(`in subgroup ${s.subgroups.map((g) => JSON.stringify(g)).join(" or ")}`);
+  const of = s.kind === "Repository" ? "of projects " : "";
+  if (s.names) parts.push(`${of}named ${s.names.join(" or ")}`);
+  const labels = [
+    ...Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
+    ...(s.matchExpressions ?? []).map((e) =>
+      e.operator === "Exists"
+        ? e.key
+        : e.operator === "DoesNotExist"
+          ? `!${e.key}`
+          : `${e.key} ${e.operator === "In" ? "in" : "notin"} (${(e.values ?? []).join(",")})`,
+    ),
+  ];
+  if (labels.length > 0)
+    parts.push(
+      `${s.kind === "Repository" && !s.names ? "of projects " : ""}with ${labels.join(", ")}`,
+    );
+  if (s.organization) parts.push(`in ${s.organization}`);
+  return parts.join(" ");
+}
