@@ -18,7 +18,8 @@ function partial(s: TObject, example: Record<string, unknown>, drop: readonly st
   const properties = Object.fromEntries(
     Object.entries(s.properties).filter(([k]) => k !== "inherit" && !drop.includes(k)),
   );
-  const { required: _required, properties: _p, ...rest } = s as unknown as Record<string, unknown>;
+  const rest: Record<string, unknown> = { ...(s as unknown as Record<string, unknown>) };
+  delete rest.required;
   return { ...rest, properties, examples: [example] } as unknown as TSchema;
 }
 
