@@ -28,9 +28,12 @@ const earlier = (a: SourceRef, b: SourceRef) =>
 export function locateChanges(
   entries: PlanEntry[],
   read: (file: string) => string | undefined = readManifestText,
+  fromLayer?: (kind: string, key: string, field: string) => Source | undefined,
 ): void {
   const asked = entries.filter((e) => e.changes.length > 0 && e.source && e.action !== "create");
   if (asked.length === 0) return;
+  // A value a Defaults layer gave is at the layer's line, whatever the object's file says.
+  const layerAt = asked.map((e) => e.changes.map((c) => fromLayer?.(e.kind, e.key, c.field)));
   const found = locateFields(
     asked.map((e) => ({
       kind: e.kind,
@@ -43,10 +46,16 @@ export function locateChanges(
   asked.forEach((e, i) => {
     let first: SourceRef | undefined;
     e.changes = e.changes.map((c, j) => {
-      const at = found[i][j];
+      const at = layerAt[i][j] ?? found[i][j];
       if (!at) return c;
       const source = ref(at);
-      if (!first || earlier(source, first)) first = source;
+      // The entry is at its first field in its own file; at a layer's only when all are there.
+      const better =
+        !first ||
+        (source.file === first.file
+          ? earlier(source, first)
+          : first.file !== e.source!.file && source.file === e.source!.file);
+      if (better) first = source;
       return { ...c, source };
     });
     if (first) e.source = first;

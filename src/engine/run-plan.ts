@@ -179,7 +179,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
       continue;
     }
     // Each changed field at its own line: its files read again, the load keeps no such detail.
-    locateChanges(plan.entries);
+    locateChanges(plan.entries, undefined, state.layerSources);
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,

@@ -5,7 +5,10 @@
  * repositories, by repository-name and subgroup globs. Every condition written must hold; an
  * unwritten one matches everything. Pure: the same selector and target always agree.
  */
+import { makeDiagnostic } from "../manifest/diagnostics.js";
+import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { LabelOperator, SelectKind, Selector } from "../manifest/schema/selector.js";
+import type { Diagnostic } from "../manifest/types.js";
 
 export { SELECT_KINDS, type SelectKind, type Selector } from "../manifest/schema/selector.js";
 
@@ -113,4 +116,41 @@ export function describeSelector(s: Selector): string {
     );
   if (s.organization) parts.push(`in ${s.organization}`);
   return parts.join(" ");
+}
+
+/**
+ * What a selector's schema cannot say: In and NotIn need values, Exists and DoesNotExist take
+ * none; repository and subgroup globs only narrow a Repository selector.
+ */
+export function checkSelector(s: Selector, handle: DocHandle, at: FieldPath): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  (s.matchExpressions ?? []).forEach((e, i) => {
+    const wantsValues = e.operator === "In" || e.operator === "NotIn";
+    const has = (e.values?.length ?? 0) > 0;
+    if (wantsValues !== has)
+      out.push(
+        makeDiagnostic(
+          "error",
+          "invalid-selector",
+          handle.at([...at, "matchExpressions", i, has ? "values" : "operator"]),
+          wantsValues
+            ? `${e.operator} needs values: the label values to compare with`
+            : `${e.operator} takes no values (it asks only whether the label ${e.key} is there)`,
+          { path: `${at.join(".")}.matchExpressions[${i}]` },
+        ),
+      );
+  });
+  if (s.kind !== "Repository")
+    for (const k of ["repositories", "subgroups"] as const)
+      if (s[k] !== undefined)
+        out.push(
+          makeDiagnostic(
+            "error",
+            "invalid-selector",
+            handle.at([...at, k], "key"),
+            `${k} narrows only kind: Repository, not ${s.kind}`,
+            { path: `${at.join(".")}.${k}`, hint: "select kind: Repository, or remove it" },
+          ),
+        );
+  return out;
 }

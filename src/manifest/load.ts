@@ -5,6 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
+import { applyLayers, attributeToLayers } from "../layers/effective.js";
+import { layerFieldSources } from "../layers/field-sources.js";
 import { checkDocument, type ValidDoc } from "./check.js";
 import { bytePosition, decodeYamlBytes } from "./decode.js";
 import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
@@ -156,17 +158,22 @@ export function loadManifestTexts(
   opts: LoadOptions = {},
   release = false,
 ): LoadResult {
-  const collected = collectDocuments(inputs, opts, release);
+  const read = collectDocuments(inputs, opts, release);
+  // Layers: every object with the Defaults that select it merged in; the rest sees these.
+  const layers = applyLayers(read.valid, read.config);
+  const collected: Collected = { ...read, valid: layers.docs };
   const profile = profileFile(collected.config, opts.cwd);
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
-    ...runRules(ruleContext(collected)),
+    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
     : normalise(collected.valid, collected.config, { release });
+  if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   return {
     state,
+    layers,
     diagnostics,
     files: inputs
       .filter((i) => !profile?.(i.file))

@@ -17,6 +17,7 @@ import type {
   UserService,
   Visibility,
 } from "../api/schemas.js";
+import type { LayersResult } from "../layers/effective.js";
 import type { BundleFrequencies, MailPlans } from "./schema/common.js";
 
 /** Where something is declared: file relative to the current directory (`/`-separated), 1-based line and column. */
@@ -255,6 +256,8 @@ export interface DesiredState {
   referencedOrganizations: Reference[];
   /** The source of every key: objects and children alike (access entries, members, licenses, …). */
   sources: SourceLookup;
+  /** Where a changed field's desired value came from when a Defaults layer gave it (src/layers). */
+  layerSources?: (kind: string, key: string, field: string) => Source | undefined;
 }
 
 /** Where each key was declared (collect.ts DeclaredSources; a Map will do in tests). */
@@ -272,4 +275,6 @@ export interface LoadResult {
   files: string[];
   /** phctl.yaml's settings, also when the manifests have errors (validate checks apiProfile). */
   config?: ManifestConfig;
+  /** The Defaults layers and the objects they changed (explain, render, the blast radius). */
+  layers?: LayersResult;
 }

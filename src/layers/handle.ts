@@ -1,0 +1,95 @@
+/**
+ * Positions in an effective object. Its values come from several documents, so a path of the
+ * effective object (`spec.git.repositories[3].enableForking`) is followed through each
+ * contributor — list entries by their key, not their index — and answered by the first one
+ * that has it: a schema error in a value a layer gave names the layer's line, a plan's changed
+ * field the line its desired value came from. A path nobody wrote is the object's own nearest.
+ */
+import type { DocHandle, FieldPath } from "../manifest/positions.js";
+import type { Source } from "../manifest/types.js";
+import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
+import { listRule, tombstoneKey } from "./shape.js";
+
+/** Who decides a place of an effective object: the winning contributor, where it says it. */
+export interface Winner {
+  contributor: Contributor;
+  /** The path in the contributor's document. */
+  at: FieldPath;
+}
+
+export class LayeredHandle implements DocHandle {
+  constructor(
+    private readonly own: DocHandle,
+    private readonly kind: string,
+    private readonly name: string,
+    /** The effective document. */
+    private readonly value: Record<string, unknown>,
+    /** Contributors of `spec`, in precedence (the object's own first). */
+    private readonly spec: Contributor[],
+    /** Repository layers for one repository entry, in precedence. */
+    private readonly repositoryLayers: (key: string) => Contributor[],
+  ) {}
+
+  get file(): string {
+    return this.own.file;
+  }
+
+  get start(): Source {
+    return this.own.start;
+  }
+
+  sourceAt(offset: number): Source {
+    return this.own.sourceAt(offset);
+  }
+
+  at(path: FieldPath, which: "key" | "value" = "value"): Source {
+    const w = this.winner(path);
+    return w ? w.contributor.handle.at(w.at, which) : this.own.at(path, which);
+  }
+
+  /** The contributor whose value is at `path` (undefined: nobody wrote it, or not under spec). */
+  winner(path: FieldPath): Winner | undefined {
+    if (path[0] !== "spec") return undefined;
+    let cs = this.spec;
+    let node: unknown = this.value.spec;
+    let dotted = "spec";
+    // The highest `inherit: false` passed: repository layers below it do not count.
+    let floor: Contributor | undefined;
+    let s = 1;
+    for (; s < path.length; s++) {
+      const seg = path[s];
+      if (Array.isArray(node) && typeof seg === "number") {
+        const rule = listRule(this.kind, dotted);
+        // A plain list is its winner's whole: positions inside it are the winner's.
+        if (rule.merge === "replace") break;
+        const item = node[seg];
+        const keyOf = (x: unknown) =>
+          rule.merge === "set" ? String(x) : rule.key(x as Record<string, unknown>, this.name);
+        const key = keyOf(item);
+        const next: Contributor[] = [];
+        for (const c of cs) {
+          if (!Array.isArray(c.value)) continue;
+          const i = c.value.findIndex((x) => tombstoneKey(x) === undefined && keyOf(x) === key);
+          if (i >= 0) next.push({ ...c, at: [...c.at, i], value: c.value[i] });
+        }
+        if (dotted === "spec.git.repositories")
+          for (const c of this.repositoryLayers(key))
+            if (floor === undefined || byPrecedence(c, floor) < 0) next.push(c);
+        cs = cutAtInherit(next.sort(byPrecedence));
+        node = item;
+      } else {
+        const k = String(seg);
+        cs = cutAtInherit(
+          cs.map((c) => stepInto(c, this.kind, dotted, k)).filter((c) => c.value !== undefined),
+        );
+        node = isMap(node) ? node[k] : undefined;
+        dotted = `${dotted}.${k}`;
+      }
+      const last = cs.at(-1);
+      if (last && isMap(last.value) && last.value.inherit === false) floor = last;
+      if (cs.length === 0) return undefined;
+    }
+    const c = cs[0];
+    return { contributor: c, at: [...c.at, ...path.slice(s)] };
+  }
+}

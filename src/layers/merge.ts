@@ -1,0 +1,197 @@
+/**
+ * The merge: an object's own spec and the layers that select it → the effective spec. Rules
+ * by place (shape.ts): scalars and plain lists — the first contributor in precedence wins;
+ * mappings merge key by key; keyed lists merge entry by entry, a tombstone removing one entry
+ * of the contributors below it. Nothing is shared between objects: every mapping and list of
+ * the result is new, so no object's value leaks into another's (gitlabform #209).
+ *
+ * Problems are returned, never thrown: two layers of one priority that disagree where they
+ * decide, a tombstone that removes nothing.
+ */
+import equal from "fast-deep-equal";
+import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
+import { accessLevelForm, listRule, tombstoneKey, type ListRule } from "./shape.js";
+
+export type MergeProblem =
+  | {
+      code: "layer-conflict";
+      /** Where, for people: `spec.git.repositories[docs].enableForking`. */
+      path: string;
+      winner: Contributor;
+      other: Contributor;
+    }
+  | { code: "tombstone-unused"; path: string; by: Contributor; key: string }
+  | { code: "tombstone-conflict"; path: string; by: Contributor; other: Contributor; key: string };
+
+/** One value of the effective object and who said what about it, winner first. */
+export interface TraceEntry {
+  path: string;
+  value: unknown;
+  /** Contributors that set it, in precedence; the first is the winner. */
+  chain: Contributor[];
+  /** Tombstones that removed this entry from the contributors below them. */
+  removedBy?: Contributor[];
+  /** The entry was removed: it is not in the effective object. */
+  removed?: boolean;
+}
+
+export interface MergeContext {
+  kind: string;
+  /** The object's name (an artifact repository's default name is its project's slug). */
+  name: string;
+  /** Layers of kind Repository for one entry of spec.git.repositories, in precedence. */
+  repositoryLayers?: (key: string) => Contributor[];
+  problems: MergeProblem[];
+  /** Set to record every value's contributors (explain). */
+  trace?: TraceEntry[];
+}
+
+const clone = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);
+
+/** The effective value at one place, from its contributors (sorted by precedence). */
+export function mergeNode(
+  ctx: MergeContext,
+  dotted: string,
+  shown: string,
+  contributors: Contributor[],
+  floor?: Contributor,
+): unknown {
+  const defined = contributors.filter((c) => c.value !== undefined);
+  if (defined.length === 0) return undefined;
+  const top = accessLevelForm(dotted, ctx.kind, defined[0].value);
+  if (isMap(top)) return mergeMap(ctx, dotted, shown, defined, floor);
+  if (Array.isArray(top)) {
+    const rule = listRule(ctx.kind, dotted);
+    if (rule.merge !== "replace") return mergeList(ctx, rule, dotted, shown, defined, floor);
+  }
+  const winner = defined[0];
+  if (winner.layer)
+    for (const c of defined.slice(1)) {
+      if (c.priority !== winner.priority) break;
+      if (!equal(c.value, winner.value))
+        ctx.problems.push({ code: "layer-conflict", path: shown, winner, other: c });
+    }
+  ctx.trace?.push({ path: shown, value: winner.value, chain: defined });
+  return clone(winner.value);
+}
+
+function mergeMap(
+  ctx: MergeContext,
+  dotted: string,
+  shown: string,
+  defined: Contributor[],
+  floor: Contributor | undefined,
+): Record<string, unknown> {
+  const maps = cutAtInherit(
+    defined.filter((c) => isMap(accessLevelForm(dotted, ctx.kind, c.value))),
+  );
+  const last = maps.at(-1);
+  if (last && isMap(last.value) && last.value.inherit === false) floor = last;
+  const keys = new Set<string>();
+  for (const c of maps)
+    for (const k of Object.keys(accessLevelForm(dotted, ctx.kind, c.value) as object))
+      if (k !== "inherit") keys.add(k);
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const child = `${dotted}.${k}`;
+    const v = mergeNode(
+      ctx,
+      child,
+      `${shown}.${k}`,
+      maps.map((c) => stepInto(c, ctx.kind, dotted, k)),
+      floor,
+    );
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+interface Entry {
+  key: string;
+  contributors: Contributor[];
+  removedBy: Contributor[];
+}
+
+interface Tomb {
+  key: string;
+  by: Contributor;
+  used: boolean;
+}
+
+function mergeList(
+  ctx: MergeContext,
+  rule: Exclude<ListRule, { merge: "replace" }>,
+  dotted: string,
+  shown: string,
+  defined: Contributor[],
+  floor: Contributor | undefined,
+): unknown[] {
+  const keyOf = (item: unknown) =>
+    rule.merge === "set" ? String(item) : rule.key(item as Record<string, unknown>, ctx.name);
+  const lists = defined.filter((c) => Array.isArray(c.value));
+  const tombs: Tomb[] = [];
+  lists.forEach((c) => {
+    (c.value as unknown[]).forEach((item, i) => {
+      const key = tombstoneKey(item);
+      if (key !== undefined) tombs.push({ key, by: { ...c, at: [...c.at, i] }, used: false });
+    });
+  });
+  const entries = new Map<string, Entry>();
+  for (const c of lists) {
+    const here = new Map<string, number>();
+    (c.value as unknown[]).forEach((item, i) => {
+      if (tombstoneKey(item) !== undefined) return;
+      const key = keyOf(item);
+      const at: Contributor = { ...c, at: [...c.at, i], value: item };
+      const removedBy: Contributor[] = [];
+      for (const t of tombs) {
+        if (t.key !== key || t.by.handle === c.handle || t.by.priority < c.priority) continue;
+        t.used = true;
+        if (t.by.priority === c.priority)
+          ctx.problems.push({
+            code: "tombstone-conflict",
+            path: `${shown}[${key}]`,
+            by: t.by,
+            other: at,
+            key,
+          });
+        else removedBy.push(t.by);
+      }
+      if (removedBy.length > 0) {
+        ctx.trace?.push({
+          path: `${shown}[${key}]`,
+          value: item,
+          chain: [at],
+          removedBy,
+          removed: true,
+        });
+        return;
+      }
+      // The same key twice in one document stays twice: the duplicate rules report it.
+      const n = here.get(key) ?? 0;
+      here.set(key, n + 1);
+      const id = n === 0 ? key : `${key}\u0000${n}`;
+      const entry = entries.get(id) ?? { key, contributors: [], removedBy: [] };
+      entry.contributors.push(at);
+      entries.set(id, entry);
+    });
+  }
+  for (const t of tombs)
+    if (!t.used) ctx.problems.push({ code: "tombstone-unused", path: shown, by: t.by, key: t.key });
+  const out: unknown[] = [];
+  for (const e of entries.values()) {
+    const path = `${shown}[${e.key}]`;
+    if (rule.merge === "set") {
+      ctx.trace?.push({ path, value: e.key, chain: e.contributors });
+      out.push(e.key);
+      continue;
+    }
+    // Repository layers, but none below an `inherit: false` above this entry.
+    const more = (
+      dotted === "spec.git.repositories" && ctx.repositoryLayers ? ctx.repositoryLayers(e.key) : []
+    ).filter((c) => floor === undefined || byPrecedence(c, floor) < 0);
+    const cs = more.length > 0 ? [...e.contributors, ...more].sort(byPrecedence) : e.contributors;
+    out.push(mergeNode(ctx, dotted, path, cs, floor));
+  }
+  return out;
+}
