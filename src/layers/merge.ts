@@ -87,10 +87,13 @@ function mergeMap(
   );
   const last = maps.at(-1);
   if (last && isMap(last.value) && last.value.inherit === false) floor = last;
+  // The object's own keys in its order, then the layers' sorted: no order of files shows.
   const keys = new Set<string>();
+  const rest = new Set<string>();
   for (const c of maps)
     for (const k of Object.keys(accessLevelForm(dotted, ctx.kind, c.value) as object))
-      if (k !== "inherit") keys.add(k);
+      if (k !== "inherit") (c.layer ? rest : keys).add(k);
+  for (const k of [...rest].sort()) keys.add(k);
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const child = `${dotted}.${k}`;
@@ -178,8 +181,16 @@ function mergeList(
   }
   for (const t of tombs)
     if (!t.used) ctx.problems.push({ code: "tombstone-unused", path: shown, by: t.by, key: t.key });
+  // The object's own entries in its order, then the layers' by key: no order of files shows.
+  const own = (e: Entry) => e.contributors.some((c) => !c.layer);
+  const ordered = [
+    ...[...entries.values()].filter(own),
+    ...[...entries.values()]
+      .filter((e) => !own(e))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+  ];
   const out: unknown[] = [];
-  for (const e of entries.values()) {
+  for (const e of ordered) {
     const path = `${shown}[${e.key}]`;
     if (rule.merge === "set") {
       ctx.trace?.push({ path, value: e.key, chain: e.contributors });
