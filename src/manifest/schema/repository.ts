@@ -60,7 +60,6 @@ const tristate = (what: string, dflt: string) =>
 
 export const RepositorySpec = Strict(
   {
-    inherit: inherit("the repository"),
     name: Type.String({
       pattern: Patterns.repository,
       patternErrorMessage: "must be a repository name: letters, digits, '.', '_', '-'",
@@ -123,6 +122,7 @@ export const RepositorySpec = Strict(
         ),
       ),
     ),
+    inherit: inherit("the repository"),
   },
   about("A git repository of the project.", { name: "docs", subgroup: "tools/ci" }),
 );

@@ -92,7 +92,6 @@ export const UserServicesSpec = Strict(
 
 export const UserSpec = Strict(
   {
-    inherit: inherit("the user (its service accounts included)"),
     firstName: Type.String({ minLength: 1, ...about("The user's first name.", "Jane") }),
     lastName: Type.String({ minLength: 1, ...about("The user's last name.", "Doe") }),
     displayName: Type.Optional(
@@ -148,6 +147,7 @@ export const UserSpec = Strict(
       }),
     ),
     services: Type.Optional(UserServicesSpec),
+    inherit: inherit("the user (its service accounts included)"),
   },
   about("The user's profile and service accounts.", {
     firstName: "Jane",
