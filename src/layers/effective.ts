@@ -276,6 +276,9 @@ function countRepositories(
   }
 }
 
+/** Problems the layers report themselves, already naming the documents involved. */
+const LAYER_CODES = new Set(["layer-conflict", "tombstone-unused"]);
+
 /**
  * A problem with a layered object — its schema, a cross-reference rule — sits at the line of
  * the document that gave the value (the handle sees to it): when that is a layer, say so and
@@ -288,7 +291,7 @@ export function attributeToLayers(
   if (result.layered.size === 0) return [...diagnostics];
   return diagnostics.map((d) => {
     const object = d.kind && d.name ? result.layered.get(`${d.kind}/${d.name}`) : undefined;
-    if (!object || d.hint?.startsWith("the value comes from")) return d;
+    if (!object || LAYER_CODES.has(d.code)) return d;
     let best: { line: number; layer: string | undefined } | undefined;
     const consider = (file: string, line: number, layer?: string) => {
       if (file === d.file && line <= d.line && (!best || line > best.line)) best = { line, layer };
@@ -300,7 +303,7 @@ export function attributeToLayers(
     if (!layer) return d;
     return {
       ...d,
-      hint: `the value comes from Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}); fix the layer, or override the field in the object`,
+      hint: `${d.hint ? `${d.hint}; ` : ""}the value comes from Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}): fix the layer, or override the field in the object`,
     };
   });
 }

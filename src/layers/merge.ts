@@ -20,7 +20,14 @@ export type MergeProblem =
       winner: Contributor;
       other: Contributor;
     }
-  | { code: "tombstone-unused"; path: string; by: Contributor; key: string }
+  | {
+      code: "tombstone-unused";
+      path: string;
+      by: Contributor;
+      key: string;
+      /** The keys the contributors below do give here (for "did you mean"). */
+      given: string[];
+    }
   | { code: "tombstone-conflict"; path: string; by: Contributor; other: Contributor; key: string };
 
 /** One value of the effective object and who said what about it, winner first. */
@@ -180,7 +187,14 @@ function mergeList(
     });
   }
   for (const t of tombs)
-    if (!t.used) ctx.problems.push({ code: "tombstone-unused", path: shown, by: t.by, key: t.key });
+    if (!t.used)
+      ctx.problems.push({
+        code: "tombstone-unused",
+        path: shown,
+        by: t.by,
+        key: t.key,
+        given: [...entries.values()].map((e) => e.key),
+      });
   // The object's own entries in its order, then the layers' by key: no order of files shows.
   const own = (e: Entry) => e.contributors.some((c) => !c.layer);
   const ordered = [

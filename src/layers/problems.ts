@@ -1,6 +1,7 @@
 /** Merge problems as diagnostics: one line each, naming both documents where two are involved. */
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
+import { didYouMean } from "../manifest/hints.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { describeContributor } from "./contributor.js";
 import type { MergeProblem } from "./merge.js";
@@ -37,7 +38,9 @@ export function problemDiagnostic(p: MergeProblem, object: ValidDoc): Diagnostic
         `${p.path}: $remove ${p.key} removes nothing: no Defaults layer below ${p.by.layer ? `Defaults ${p.by.layer.name}` : "this object"} gives ${p.key} here`,
         {
           ...subject,
-          hint: "remove the tombstone (or check the key: it names the entry as the layer writes it)",
+          hint:
+            didYouMean(p.key, p.given) ??
+            "remove the tombstone (or check the key: it names the entry as the layer writes it)",
         },
       );
   }
