@@ -75,7 +75,7 @@ describe("phctl validate", () => {
     expect(r.stdout.trim().split("\n")).toEqual([
       "two.yaml:4:78 warning: User jdoe: spec.services.irc: irc accounts are deprecated by the service (API 2026-02); they still work",
       "two.yaml:9:9 Team t: spec.memebrs is not a known field (did you mean members?)",
-      'two.yaml:12:7 unknown kind "Projct"; expected one of Organization, User, Team, Project (did you mean Project?)',
+      'two.yaml:12:7 unknown kind "Projct"; expected one of Organization, User, Team, Project, Defaults (did you mean Project?)',
       "2 errors, 1 warning in 1 file",
     ]);
   });
@@ -183,7 +183,7 @@ describe("phctl schema", () => {
     const r = await phctl(["schema", "projct"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, plan, api-profile, openapi (did you mean project?)\n",
+      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, defaults, plan, api-profile, openapi (did you mean project?)\n",
     );
   });
 });
