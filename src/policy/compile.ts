@@ -97,6 +97,18 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
   const scope = spec.scope ?? "object";
   const kind = spec.select.kind;
   const params = spec.params ?? {};
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    out.push(
+      makeDiagnostic(
+        "error",
+        "policy-params",
+        doc.handle.at(["spec", "params"], "value"),
+        "params must be a mapping (name: value)",
+        where,
+      ),
+    );
+    return undefined;
+  }
   (spec.bindings ?? []).forEach((b, i) => {
     if (b.select.kind !== kind)
       out.push(
