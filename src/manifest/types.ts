@@ -18,6 +18,7 @@ import type {
   Visibility,
 } from "../api/schemas.js";
 import type { LayersResult } from "../layers/effective.js";
+import type { CompiledPolicy, Violation } from "../policy/types.js";
 import type { BundleFrequencies, MailPlans } from "./schema/common.js";
 
 /** Where something is declared: file relative to the current directory (`/`-separated), 1-based line and column. */
@@ -48,6 +49,8 @@ export interface Diagnostic {
   path?: string;
   message: string;
   hint?: string;
+  /** Lines shown under the message: an expression and a caret under the problem. */
+  excerpt?: string;
 }
 
 /** Settings of the config repository (`phctl.yaml`), with defaults filled. */
@@ -277,4 +280,8 @@ export interface LoadResult {
   config?: ManifestConfig;
   /** The Defaults layers and the objects they changed (explain, render, the blast radius). */
   layers?: LayersResult;
+  /** The compiled `kind: Policy` documents (src/policy/); for change and live rules. */
+  policies?: CompiledPolicy[];
+  /** Object rules that do not hold: apart from diagnostics, so a plan is still made. */
+  violations?: Violation[];
 }
