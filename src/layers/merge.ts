@@ -72,12 +72,13 @@ export function mergeNode(
     if (rule.merge !== "replace") return mergeList(ctx, rule, dotted, shown, defined, floor);
   }
   const winner = defined[0];
-  if (winner.layer)
-    for (const c of defined.slice(1)) {
-      if (c.priority !== winner.priority) break;
-      if (!equal(c.value, winner.value))
-        ctx.problems.push({ code: "layer-conflict", path: shown, winner, other: c });
-    }
+  if (winner.layer) {
+    // One problem per place, however many layers of that priority disagree.
+    const other = defined.find(
+      (c) => c.priority === winner.priority && !equal(c.value, winner.value),
+    );
+    if (other) ctx.problems.push({ code: "layer-conflict", path: shown, winner, other });
+  }
   ctx.trace?.push({ path: shown, value: winner.value, chain: defined });
   return clone(winner.value);
 }
