@@ -44,7 +44,7 @@ export interface LayeredObject {
 }
 
 export interface LayersResult {
-  /** The documents with layers merged in (the Defaults documents left out). */
+  /** The documents with layers merged in; Defaults and other documents as they were. */
   docs: ValidDoc[];
   layers: LayerSummary[];
   /** Objects some layer (or a tombstone) changed, by `Kind/name`. */
@@ -107,19 +107,8 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
   const layers: Layer[] = [];
   const byName = new Map<string, ValidDoc>();
   for (const d of defaults) {
-    const first = byName.get(d.name);
-    if (first) {
-      diagnostics.push(
-        makeDiagnostic(
-          "error",
-          "duplicate-identity",
-          d.handle.at(["metadata", "name"]),
-          `a second Defaults named ${d.name}; the first is at ${first.handle.file}:${first.handle.start.line}`,
-          { kind: "Defaults", name: d.name, path: "metadata.name", hint: "rename one of them" },
-        ),
-      );
-      continue;
-    }
+    // A second layer of one name is the identity rule's to report (it sees the Defaults too).
+    if (byName.has(d.name)) continue;
     byName.set(d.name, d);
     const bad = checkSelector(d.value.spec.select, d.handle, ["spec", "select"]);
     for (const x of bad) diagnostics.push({ ...x, kind: "Defaults", name: d.name });
@@ -130,7 +119,6 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
   const layered = new Map<string, LayeredObject>();
   const docs: ValidDoc[] = [];
   for (const d of valid) {
-    if (d.kind === "Defaults") continue;
     if (!OBJECT_KINDS.has(d.kind)) {
       docs.push(d);
       continue;

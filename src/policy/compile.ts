@@ -202,19 +202,8 @@ export function compilePolicies(
   const names = new Map<string, PolicyDoc>();
   for (const d of docs) {
     if (d.kind !== "Policy") continue;
-    const first = names.get(d.name);
-    if (first) {
-      diagnostics.push(
-        makeDiagnostic(
-          "error",
-          "duplicate-identity",
-          d.handle.at(["metadata", "name"], "value"),
-          `a second Policy named ${d.name}; the first is at ${first.handle.start.file}:${first.handle.start.line}`,
-          { kind: "Policy", name: d.name },
-        ),
-      );
-      continue;
-    }
+    // A second policy of one name is the identity rule's to report (src/manifest/rules).
+    if (names.has(d.name)) continue;
     names.set(d.name, d);
     const p = compileOne(d, text, now, diagnostics);
     if (p) policies.push(p);
