@@ -1,0 +1,55 @@
+/**
+ * The policy verdict in the terminal (plan, apply, drift): every violation — denials first —
+ * with its key, where it is declared, the policy and rule, and the message; then a count
+ * line under the plan's summary. Pure.
+ */
+import type { Plan, PolicyViolation } from "../engine/plan.js";
+import {
+  exceptionNote,
+  policyCountWords,
+  ruleName,
+  sortViolations,
+  subjectNote,
+} from "./policy-words.js";
+import { formatSource, PLAIN, type Style } from "./style.js";
+import { seg, wrap, wrapText, type Seg } from "./wrap.js";
+
+/** One violation: `deny  project/x (delete)  projects/x.yaml:3` then the rule and message. */
+function violationLines(v: PolicyViolation, style: Style, width: number | undefined): string[] {
+  const deny = v.enforcement === "deny";
+  const paint = deny ? (s: string) => style.red(style.bold(s)) : style.yellow;
+  const note = subjectNote(v);
+  const src = formatSource(v.source);
+  const head: Seg[] = [
+    seg(deny ? "deny" : "warn", paint),
+    seg("  "),
+    seg(v.key, style.bold),
+    ...(note ? [seg(` (${note})`)] : []),
+    ...(src ? [seg(`  ${src}`, style.dim)] : []),
+  ];
+  const exception = exceptionNote(v);
+  return [
+    ...wrap(head, { width, lead: "  ", hang: 6 }),
+    ...wrapText(`${ruleName(v)}: ${v.message}`, { width, lead: "        ", hang: 0 }),
+    ...(exception ? wrapText(exception, { width, lead: "        ", paint: style.dim }) : []),
+  ];
+}
+
+/** The violations block (empty when the plan breaks no rule), a blank line after it. */
+export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): string[] {
+  if (plan.violations.length === 0) return [];
+  const out = wrapText(`Policy violations (${policyCountWords(plan.violations)}):`, {
+    width,
+    hang: 2,
+    paint: plan.violations.some((v) => v.enforcement === "deny") ? style.red : style.yellow,
+  });
+  out.push("");
+  for (const v of sortViolations(plan.violations)) out.push(...violationLines(v, style, width));
+  out.push("");
+  return out;
+}
+
+/** `Policy: 1 denied, 0 warnings.` under the summary; "" without violations. */
+export function policySummary(plan: Plan): string {
+  return plan.violations.length > 0 ? `Policy: ${policyCountWords(plan.violations)}.` : "";
+}
