@@ -16,7 +16,7 @@ import { loadManifests } from "../manifest/load.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { escapeHiddenLines } from "../visible.js";
 
-const FORMATS = ["text", "json", "github"] as const;
+const FORMATS = ["text", "json", "github", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 /** A GitHub Actions workflow command, so CI shows diagnostics on the pull request's lines. */
@@ -43,7 +43,8 @@ export function registerValidate(program: Command): void {
 Examples:
   phctl validate                       # the config directory: here, above or one below
   phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
-  phctl validate projects/tfa.yaml --format json   # {diagnostics, summary} for CI`,
+  phctl validate projects/tfa.yaml --format json   # {diagnostics, summary} for CI
+  phctl validate --format sarif > phctl.sarif      # GitHub code scanning (upload-sarif)`,
     )
     .action(async (paths: string[], o: { format: string }) => {
       if (!(FORMATS as readonly string[]).includes(o.format))
@@ -72,6 +73,13 @@ Examples:
         process.stderr.write(`phctl: no manifest files (*.yaml, *.yml) in ${paths.join(" ")}\n`);
       if (format === "json") {
         process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
+      } else if (format === "sarif") {
+        // For code scanning (github/codeql-action/upload-sarif): the log alone on stdout.
+        const [{ diagnosticFinding, renderSarif }, { VERSION }] = await Promise.all([
+          import("../render/sarif.js"),
+          import("../version.js"),
+        ]);
+        process.stdout.write(renderSarif(diagnostics.map(diagnosticFinding), VERSION));
       } else {
         const line = format === "github" ? githubAnnotation : formatDiagnostic;
         for (const d of diagnostics) process.stdout.write(`${line(d)}\n`);

@@ -14,9 +14,13 @@ export interface DriftCounts {
   byKind: Record<string, Partial<Record<Action, number>>>;
   /** Live objects no manifest declares (never touched, not drift). */
   unmanaged: number;
+  /** Violations of the organization's policies, by enforcement (not drift either). */
+  policy: { deny: number; warn: number };
 }
 
-export function countsOf(plan: Pick<Plan, "entries" | "unmanaged">): DriftCounts {
+export function countsOf(
+  plan: Pick<Plan, "entries" | "unmanaged"> & Partial<Pick<Plan, "violations">>,
+): DriftCounts {
   const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
   const byKind: DriftCounts["byKind"] = {};
   for (const e of plan.entries) {
@@ -24,7 +28,15 @@ export function countsOf(plan: Pick<Plan, "entries" | "unmanaged">): DriftCounts
     const k = (byKind[e.kind] ??= {});
     k[e.action] = (k[e.action] ?? 0) + 1;
   }
-  return { total: plan.entries.length, byAction, byKind, unmanaged: plan.unmanaged.length };
+  const violations = plan.violations ?? [];
+  const deny = violations.filter((v) => v.enforcement === "deny").length;
+  return {
+    total: plan.entries.length,
+    byAction,
+    byKind,
+    unmanaged: plan.unmanaged.length,
+    policy: { deny, warn: violations.length - deny },
+  };
 }
 
 const WORDS: Record<Action, string> = {
