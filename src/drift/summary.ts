@@ -4,7 +4,7 @@
  * for people ("3 differences: 2 to update, 1 to delete"), the name of a scope, and times in
  * UTC to the minute. Pure.
  */
-import { ACTIONS, type Action, type Plan } from "../engine/plan.js";
+import { ACTIONS, policyCounts, type Action, type Plan } from "../engine/plan.js";
 import { DEFAULT_KEY } from "./options.js";
 
 export interface DriftCounts {
@@ -14,7 +14,7 @@ export interface DriftCounts {
   byKind: Record<string, Partial<Record<Action, number>>>;
   /** Live objects no manifest declares (never touched, not drift). */
   unmanaged: number;
-  /** Violations of the organization's policies, by enforcement (not drift either). */
+  /** Violations of the organization's policies, by enforcement (not drift either; waived ones not counted). */
   policy: { deny: number; warn: number };
 }
 
@@ -28,14 +28,13 @@ export function countsOf(
     const k = (byKind[e.kind] ??= {});
     k[e.action] = (k[e.action] ?? 0) + 1;
   }
-  const violations = plan.violations ?? [];
-  const deny = violations.filter((v) => v.enforcement === "deny").length;
+  const { deny, warn } = policyCounts(plan.violations ?? []);
   return {
     total: plan.entries.length,
     byAction,
     byKind,
     unmanaged: plan.unmanaged.length,
-    policy: { deny, warn: violations.length - deny },
+    policy: { deny, warn },
   };
 }
 

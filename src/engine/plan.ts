@@ -120,10 +120,13 @@ export type Enforcement = (typeof ENFORCEMENTS)[number];
 export const PolicyExceptionRef = Type.Object(
   {
     policy: Type.String(),
-    match: Type.String({ description: "the key or glob the exception covers" }),
+    key: Type.String({ description: "the key or key glob the exception covers" }),
+    rules: Type.Optional(
+      Type.Array(Type.String(), { description: "only these rules (absent: every rule)" }),
+    ),
     reason: Type.String(),
-    expires: Type.String({ description: "YYYY-MM-DD: the exception stops counting after it" }),
-    approvedBy: Type.Optional(Type.String()),
+    expires: Type.String({ description: "YYYY-MM-DD: the last day the exception counts (UTC)" }),
+    approvedBy: Type.String(),
     source: Type.Optional(SourceRef),
   },
   { additionalProperties: false },
@@ -155,12 +158,25 @@ export const PolicyViolation = Type.Object(
       }),
     ),
     message: Type.String(),
-    exception: Type.Optional(
-      Type.Object(PolicyExceptionRef.properties, {
-        additionalProperties: false,
-        description:
-          "an exception covers the object but expires soon: the violation is a warning until it does",
+    evaluationError: Type.Optional(
+      Type.String({
+        description: "the rule could not be evaluated on the object (fail closed: a violation)",
       }),
+    ),
+    exception: Type.Optional(
+      Type.Object(
+        {
+          ...PolicyExceptionRef.properties,
+          status: StringEnum(["active", "expiring"] as const, {
+            description: "expiring: it ends within 14 days",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "the exception that waives this violation: it is shown and counts for nothing",
+        },
+      ),
     ),
   },
   { additionalProperties: false, description: "a rule of the organization's policies broken" },
@@ -276,10 +292,15 @@ export const Plan = Type.Object(
 );
 export type Plan = Static<typeof Plan>;
 
-/** Deny and warn counts of a plan's violations. */
-export function policyCounts(plan: Pick<Plan, "violations">): { deny: number; warn: number } {
-  const deny = plan.violations.filter((v) => v.enforcement === "deny").length;
-  return { deny, warn: plan.violations.length - deny };
+/** Deny and warn counts of a plan's violations; those an exception waives count apart. */
+export function policyCounts(vs: readonly PolicyViolation[]): {
+  deny: number;
+  warn: number;
+  waived: number;
+} {
+  const c = { deny: 0, warn: 0, waived: 0 };
+  for (const v of vs) c[v.exception ? "waived" : v.enforcement]++;
+  return c;
 }
 
 /** Counts per action. */

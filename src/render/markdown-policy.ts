@@ -13,6 +13,7 @@ import {
   policyCountWords,
   sortViolations,
   subjectNote,
+  verdictOf,
 } from "./policy-words.js";
 import { formatSource } from "./style.js";
 
@@ -25,7 +26,7 @@ function violationItem(v: PolicyViolation, artifact: string) {
   const src = formatSource(v.source);
   const note = subjectNote(v);
   const exception = exceptionNote(v);
-  const mark = v.enforcement === "deny" ? "**deny**" : "warn";
+  const mark = { deny: "**deny**", warn: "warn", waived: "waived" }[verdictOf(v)];
   const rule = `${codeSpan(shorten(v.policy, 80))}/${codeSpan(shorten(v.rule, 80))}`;
   return {
     text: [
@@ -54,12 +55,11 @@ export function policyPart(plan: Plan, artifact: string): Part {
 function exceptionItem(x: PolicyExceptionRef, previous?: string) {
   const src = formatSource(x.source);
   const until = previous ? `until ${x.expires} (was ${previous})` : `until ${x.expires}`;
-  const who = x.approvedBy
-    ? `approved by ${mdText(shorten(x.approvedBy, 80))}`
-    : "approved by (nobody named)";
+  const who = `approved by ${mdText(shorten(x.approvedBy, 80))}`;
+  const rules = x.rules ? ` (${x.rules.map((r) => codeSpan(shorten(r, 80))).join(", ")})` : "";
   return {
-    text: `- ${codeSpan(shorten(x.policy, 80))} for ${keySpan(x.match)} ${mdText(until)}, ${who}: ${mdText(shorten(x.reason, 300))}${src ? ` · ${codeSpan(src)}` : ""}`,
-    name: keySpan(x.match),
+    text: `- ${codeSpan(shorten(x.policy, 80))}${rules} for ${keySpan(x.key)} ${mdText(until)}, ${who}: ${mdText(shorten(x.reason, 300))}${src ? ` · ${codeSpan(src)}` : ""}`,
+    name: keySpan(x.key),
   };
 }
 

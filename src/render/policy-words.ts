@@ -4,12 +4,21 @@
  * first, then by key), the counts ("policy: 1 denied, 2 warnings"), what the rule saw and
  * the exception that still covers an object. Pure.
  */
-import type { PolicyExceptionChanges, PolicyViolation } from "../engine/plan.js";
+import { policyCounts, type PolicyExceptionChanges, type PolicyViolation } from "../engine/plan.js";
 import { plural } from "./style.js";
 
-/** Denials first, then by key, policy and rule (a stable order for reviewers and goldens). */
+/** How a violation counts: denied, a warning, or waived by an exception (counts for nothing). */
+export function verdictOf(v: PolicyViolation): "deny" | "warn" | "waived" {
+  return v.exception ? "waived" : v.enforcement;
+}
+
+/**
+ * Denials first, then warnings, then what exceptions waive; by key, policy and rule within
+ * each (a stable order for reviewers and goldens).
+ */
 export function sortViolations(vs: readonly PolicyViolation[]): PolicyViolation[] {
-  const rank = (v: PolicyViolation) => (v.enforcement === "deny" ? 0 : 1);
+  const ranks = { deny: 0, warn: 1, waived: 2 };
+  const rank = (v: PolicyViolation) => ranks[verdictOf(v)];
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...vs].sort(
     (a, b) =>
@@ -21,10 +30,11 @@ export function sortViolations(vs: readonly PolicyViolation[]): PolicyViolation[
   );
 }
 
-/** `1 denied, 2 warnings`. */
+/** `1 denied, 2 warnings` (`, 1 waived by an exception` when any is). */
 export function policyCountWords(vs: readonly PolicyViolation[]): string {
-  const deny = vs.filter((v) => v.enforcement === "deny").length;
-  return `${deny.toLocaleString("en-US")} denied, ${plural(vs.length - deny, "warning")}`;
+  const c = policyCounts(vs);
+  const waived = c.waived > 0 ? `, ${c.waived.toLocaleString("en-US")} waived by an exception` : "";
+  return `${c.deny.toLocaleString("en-US")} denied, ${plural(c.warn, "warning")}${waived}`;
 }
 
 /** `policy two-admins, rule at-least-two`. */
@@ -42,12 +52,15 @@ export function subjectNote(v: PolicyViolation): string {
   return "";
 }
 
-/** `exception until 2026-12-01 (approved by alice: migration)`, or "". */
+/**
+ * `waived until 2026-12-01 (approved by alice: migration)`, "… — expires within 14 days"
+ * when it soon stops counting; "" without an exception.
+ */
 export function exceptionNote(v: PolicyViolation): string {
   const x = v.exception;
   if (!x) return "";
-  const who = x.approvedBy ? `approved by ${x.approvedBy}: ` : "";
-  return `exception until ${x.expires} (${who}${x.reason})`;
+  const soon = x.status === "expiring" ? " — expires within 14 days" : "";
+  return `waived until ${x.expires} (approved by ${x.approvedBy}: ${x.reason})${soon}`;
 }
 
 /**

@@ -10,18 +10,24 @@ import {
   ruleName,
   sortViolations,
   subjectNote,
+  verdictOf,
 } from "./policy-words.js";
 import { formatSource, PLAIN, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 
 /** One violation: `deny  project/x (delete)  projects/x.yaml:3` then the rule and message. */
 function violationLines(v: PolicyViolation, style: Style, width: number | undefined): string[] {
-  const deny = v.enforcement === "deny";
-  const paint = deny ? (s: string) => style.red(style.bold(s)) : style.yellow;
+  const verdict = verdictOf(v);
+  const paint =
+    verdict === "deny"
+      ? (s: string) => style.red(style.bold(s))
+      : verdict === "warn"
+        ? style.yellow
+        : style.dim;
   const note = subjectNote(v);
   const src = formatSource(v.source);
   const head: Seg[] = [
-    seg(deny ? "deny" : "warn", paint),
+    seg(verdict, paint),
     seg("  "),
     seg(v.key, style.bold),
     ...(note ? [seg(` (${note})`)] : []),
@@ -41,7 +47,7 @@ export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): s
   const out = wrapText(`Policy violations (${policyCountWords(plan.violations)}):`, {
     width,
     hang: 2,
-    paint: plan.violations.some((v) => v.enforcement === "deny") ? style.red : style.yellow,
+    paint: plan.violations.some((v) => verdictOf(v) === "deny") ? style.red : style.yellow,
   });
   out.push("");
   for (const v of sortViolations(plan.violations)) out.push(...violationLines(v, style, width));

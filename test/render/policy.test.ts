@@ -23,10 +23,11 @@ const violations: PolicyViolation[] = [
     message: "user names are lowercase",
     exception: {
       policy: "naming",
-      match: "user/Alice",
+      key: "user/Alice",
       reason: "migration from the old directory",
       expires: "2026-12-01",
       approvedBy: "bob",
+      status: "expiring",
     },
   },
   {
@@ -61,7 +62,7 @@ function withPolicy(): Plan {
       added: [
         {
           policy: "two-admins",
-          match: "project/legacy-*",
+          key: "project/legacy-*",
           reason: "legacy projects are being wound down",
           expires: "2027-01-31",
           approvedBy: "carol",
@@ -79,9 +80,12 @@ describe("policy results in the renderers", () => {
     expectGolden("plan/policy.txt", text);
     const deny = text.indexOf("deny  project/tf-a/repo/old (delete)  projects/tf-a.yaml:40");
     expect(deny).toBeGreaterThan(0);
-    expect(text.indexOf("warn  user/Alice")).toBeGreaterThan(deny);
+    expect(text.indexOf("waived  user/Alice")).toBeGreaterThan(deny);
+    expect(text).toContain(
+      "waived until 2026-12-01 (approved by bob: migration from the old directory) — expires within 14 days",
+    );
     expect(text).toContain("deny  user/ci-bot (live, not managed)");
-    expect(text).toContain("\nPolicy: 2 denied, 1 warning.\n");
+    expect(text).toContain("\nPolicy: 2 denied, 0 warnings, 1 waived by an exception.\n");
   });
 
   it("text: nothing about policies when the plan breaks no rule", () => {
@@ -93,11 +97,13 @@ describe("policy results in the renderers", () => {
     expectGolden("plan/policy.md", md);
     const verdict = md.split("\n")[0];
     expect(verdict).toContain(
-      "· policy: 2 denied, 1 warning · adds 1 policy exception · acme · plan",
+      "· policy: 2 denied, 0 warnings, 1 waived by an exception · adds 1 policy exception · acme · plan",
     );
     const callout = md.indexOf("**This pull request adds 1 policy exception**");
     const destructive = md.indexOf("#### Destructive changes");
-    const policy = md.indexOf("#### Policy violations — 2 denied, 1 warning");
+    const policy = md.indexOf(
+      "#### Policy violations — 2 denied, 0 warnings, 1 waived by an exception",
+    );
     const table = md.indexOf("| project | kind |");
     expect(callout).toBeGreaterThan(0);
     expect(callout).toBeLessThan(destructive);
