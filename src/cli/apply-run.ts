@@ -18,7 +18,7 @@ import { checkRails } from "../engine/guards.js";
 import { isExecutable, nodeId } from "../engine/graph.js";
 import { Journal, settleJobs, type InFlightJob } from "../engine/journal.js";
 import { acquireLock } from "../engine/lock.js";
-import type { Plan, PlanEntry } from "../engine/plan.js";
+import { policyCounts, type Plan, type PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
@@ -35,6 +35,7 @@ import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
 import { walk } from "./apply-walk.js";
 import { redactValue } from "../secrets.js";
+import { refuseOnDenial } from "./policy-verdict.js";
 
 export interface ApplyFlags {
   autoApprove?: boolean;
@@ -192,6 +193,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   });
   if (refusals.length > 0)
     throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
+  // The organization's policies: every violation shown; a denial stops here, nothing sent.
+  if (plan.violations.length > 0) {
+    if (json)
+      out(`${JSON.stringify({ event: "policy", violations: redactValue(plan.violations) })}\n`);
+    else if (policyCounts(plan.violations).deny > 0)
+      out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
+    refuseOnDenial(plan);
+  }
   const graph = planGraph(entries);
   const notSent = entries.filter((e) => !isExecutable(e));
   x.human.notSent = notSent;
