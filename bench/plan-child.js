@@ -36,6 +36,7 @@ process.stdout.write(
     loadCpuMs,
     diffCpuMs,
     entries: plan.entries.length,
+    violations: plan.violations.length,
     stats: plan.stats,
     cpuMs: cpuMs(process.cpuUsage()),
     maxRssKB: process.resourceUsage().maxRSS,
