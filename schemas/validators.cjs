@@ -16816,3 +16816,1888 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+exports.Policy = validate26;
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://phctl.example/schemas/v1/policy.schema.json","title":"phctl Policy","description":"the organization's own rules (CEL) over the objects a selector chooses","additionalProperties":false,"type":"object","required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"title":"apiVersion","description":"Manifest format version: always phctl/v1.","examples":["phctl/v1"],"const":"phctl/v1","type":"string"},"kind":{"title":"kind","description":"What the document declares: Policy.","examples":["Policy"],"const":"Policy","type":"string"},"metadata":{"title":"metadata","description":"Identity of the object: its name, and optional annotations.","examples":[{"name":"access-baseline"}],"additionalProperties":false,"type":"object","required":["name"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string","description":"The policy's name, unique among policies.","examples":["access-baseline"]},"labels":{"title":"labels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels (key: value) that Defaults and Policy selectors choose objects by; keys and values follow Kubernetes' rules.","examples":[{"tier":"critical","acme.example/owner":"firmware"}]},"annotations":{"title":"annotations","additionalProperties":false,"patternProperties":{"^(?!phctl/)":{"type":"string"}},"type":"object","properties":{"phctl/protect":{"title":"phctl/protect","enum":["true","false",true,false],"description":"Protect the object: \"true\" (or true) and phctl never plans the deletion of this object or of anything in it (a project's group, subgroups, repositories, mirrors and artifact repositories), whatever prune says.","examples":["true"]}},"description":"Free-form string annotations (key: text) for people and tools; keys that start with phctl/ are phctl's own and checked.","examples":[{"phctl/protect":"true"},{"owner.example.org/team":"firmware"}]}}},"spec":{"title":"spec","description":"Rules (CEL) every selected object must satisfy.","examples":[{"select":{"kind":"Project"},"rules":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]}],"additionalProperties":false,"type":"object","required":["select","rules"],"properties":{"description":{"title":"description","description":"What this policy is for, for people.","examples":["Access baseline"],"type":"string"},"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"scope":{"title":"scope","type":"string","enum":["object","change","live"],"default":"object","errorMessage":"must be one of object, change, live","description":"What the rules see: object (each selected declared object, after Defaults; validate), change (each plan entry of a selected object; plan, apply, drift) or live (each live object, managed or not; drift). Default: object.","examples":["change"]},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"deny: a violation fails validate / plan and stops apply; warn: it is printed and the exit code is kept. Default: deny.","examples":["warn"],"default":"deny"},"bindings":{"title":"bindings","description":"Enforcement per selector: the same rules can deny on some objects, warn on others.","examples":[[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}]],"type":"array","items":{"description":"An enforcement for some of the selected objects (the first binding that selects an object wins; the policy's own enforcement otherwise).","examples":[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}],"additionalProperties":false,"type":"object","required":["select","enforcement"],"properties":{"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"The enforcement for the objects this selector chooses.","examples":["warn"]}}}},"params":{"title":"params","type":"object","description":"Values the rules read as `params` (a rule that reads another is an error).","examples":[{"minAdmins":2}]},"rules":{"title":"rules","minItems":1,"description":"The rules; each must hold for every selected object.","examples":[[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]],"type":"array","items":{"description":"One rule: an expression that must hold, and what to say when it does not.","examples":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2","message":"a project needs at least two admins"}],"additionalProperties":false,"type":"object","required":["name","expression"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","description":"The rule's name, unique in the policy; violations name it.","examples":["two-admins"],"type":"string"},"expression":{"title":"expression","minLength":1,"description":"A CEL expression that must be true. Object rules read `object` (the effective document) and `params`; change rules read `change` (action, kind, key, before, after, fields) and `params`; live rules read `object` (the live object).","examples":["size(object.spec.access.admins.users) >= 2"],"type":"string"},"message":{"title":"message","minLength":1,"description":"What a violation says.","examples":["a project needs at least two admins"],"type":"string"},"messageExpression":{"title":"messageExpression","minLength":1,"description":"A CEL expression giving the violation's message (a string); it reads what `expression` reads. Wins over `message`.","examples":["\"only \" + string(size(object.spec.access.admins.users)) + \" admin(s)\""],"type":"string"}}}},"exceptions":{"title":"exceptions","description":"Objects excepted, each with a reason, an approver and an end date.","examples":[[{"key":"project/legacy-tools","reason":"single maintainer","expires":"2026-09-30","approvedBy":"security-team"}]],"type":"array","items":{"description":"An object the policy does not apply to, for a while.","examples":[{"key":"project/legacy-tools","reason":"single maintainer until the handover","expires":"2026-09-30","approvedBy":"security-team"}],"additionalProperties":false,"type":"object","required":["key","reason","expires","approvedBy"],"properties":{"key":{"title":"key","minLength":1,"description":"The object key (project/tf-a, project/tf-a/repo/tools, user/jdoe) or a key glob: * within a segment, ** across.","examples":["project/legacy-*"],"type":"string"},"rules":{"title":"rules","minItems":1,"description":"Only these rules are excepted (default: every rule of the policy).","examples":[["two-admins"]],"type":"array","items":{"pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string"}},"reason":{"title":"reason","minLength":1,"description":"Why the exception is granted.","examples":["single maintainer until the handover in Q3"],"type":"string"},"expires":{"title":"expires","pattern":"^\\d{4}-\\d{2}-\\d{2}$","patternErrorMessage":"must be a date, YYYY-MM-DD","description":"The last day the exception counts (UTC). Expired exceptions stop counting; one that expires within 14 days is a warning.","examples":["2026-09-30"],"type":"string"},"approvedBy":{"title":"approvedBy","minLength":1,"description":"Who approved the exception.","examples":["security-team"],"type":"string"}}}}}}}};
+const pattern146 = new RegExp("^\\d{4}-\\d{2}-\\d{2}$", "u");
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://phctl.example/schemas/v1/policy.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'",schema:schema37.required,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema37.required,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema37.required,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema37.required,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+let data0 = data.apiVersion;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.apiVersion.type,parentSchema:schema37.properties.apiVersion,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if("phctl/v1" !== data0){
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/const",keyword:"const",params:{allowedValue: "phctl/v1"},message:"must be equal to constant",schema:"phctl/v1",parentSchema:schema37.properties.apiVersion,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.kind.type,parentSchema:schema37.properties.kind,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("Policy" !== data1){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema37.properties.kind,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data2 = data.metadata;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name === undefined){
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.metadata.required,parentSchema:schema37.properties.metadata,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "labels")) || (key1 === "annotations"))){
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.metadata,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+let data3 = data2.name;
+if(typeof data3 === "string"){
+if(!pattern65.test(data3)){
+const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.metadata.properties.name,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.name.type,parentSchema:schema37.properties.metadata.properties.name,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data2.labels !== undefined){
+let data4 = data2.labels;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key2 in data4){
+const _errs13 = errors;
+if(typeof key2 === "string"){
+if(!pattern10.test(key2)){
+const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/propertyNames/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},message:"must match pattern \""+"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"+"\"",schema:"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",parentSchema:schema37.properties.metadata.properties.labels.propertyNames,data:key2,propertyName:key2};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+var valid2 = _errs13 === errors;
+if(!valid2){
+const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema37.properties.metadata.properties.labels.propertyNames,parentSchema:schema37.properties.metadata.properties.labels,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+for(const key3 in data4){
+if(!(pattern11.test(key3))){
+const err15 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.metadata.properties.labels,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+for(const key4 in data4){
+if(pattern11.test(key4)){
+let data5 = data4[key4];
+if(typeof data5 === "string"){
+if(func2(data5) > 63){
+const err16 = {instancePath:instancePath+"/metadata/labels/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/labels/patternProperties//maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema37.properties.metadata.properties.labels.patternProperties[""],data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern13.test(data5)){
+const err17 = {instancePath:instancePath+"/metadata/labels/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/labels/patternProperties//pattern",keyword:"pattern",params:{pattern: "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"+"\"",schema:"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",parentSchema:schema37.properties.metadata.properties.labels.patternProperties[""],data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/metadata/labels/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/labels/patternProperties//type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.labels.patternProperties[""].type,parentSchema:schema37.properties.metadata.properties.labels.patternProperties[""],data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.metadata.properties.labels.type,parentSchema:schema37.properties.metadata.properties.labels,data:data4};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data2.annotations !== undefined){
+let data6 = data2.annotations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key5 in data6){
+if(!((key5 === "phctl/protect") || (pattern14.test(key5)))){
+const err20 = {instancePath:instancePath+"/metadata/annotations",schemaPath:"#/properties/metadata/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.metadata.properties.annotations,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6["phctl/protect"] !== undefined){
+let data7 = data6["phctl/protect"];
+if(!((((data7 === "true") || (data7 === "false")) || (data7 === true)) || (data7 === false))){
+const err21 = {instancePath:instancePath+"/metadata/annotations/phctl~1protect",schemaPath:"#/properties/metadata/properties/annotations/properties/phctl~1protect/enum",keyword:"enum",params:{allowedValues: schema37.properties.metadata.properties.annotations.properties["phctl/protect"].enum},message:"must be equal to one of the allowed values",schema:schema37.properties.metadata.properties.annotations.properties["phctl/protect"].enum,parentSchema:schema37.properties.metadata.properties.annotations.properties["phctl/protect"],data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+for(const key6 in data6){
+if(pattern14.test(key6)){
+let data8 = data6[key6];
+if(typeof data8 !== "string"){
+const err22 = {instancePath:instancePath+"/metadata/annotations/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/annotations/patternProperties/%5E(%3F!phctl~1)/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.annotations.patternProperties["^(?!phctl/)"].type,parentSchema:schema37.properties.metadata.properties.annotations.patternProperties["^(?!phctl/)"],data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/metadata/annotations",schemaPath:"#/properties/metadata/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.metadata.properties.annotations.type,parentSchema:schema37.properties.metadata.properties.annotations,data:data6};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.metadata.type,parentSchema:schema37.properties.metadata,data:data2};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data9 = data.spec;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.select === undefined){
+const err25 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "select"},message:"must have required property '"+"select"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data9.rules === undefined){
+const err26 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key7 in data9){
+if(!((((((((key7 === "description") || (key7 === "select")) || (key7 === "scope")) || (key7 === "enforcement")) || (key7 === "bindings")) || (key7 === "params")) || (key7 === "rules")) || (key7 === "exceptions"))){
+const err27 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data9.description !== undefined){
+let data10 = data9.description;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/spec/description",schemaPath:"#/properties/spec/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.description.type,parentSchema:schema37.properties.spec.properties.description,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data9.select !== undefined){
+let data11 = data9.select;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.kind === undefined){
+const err29 = {instancePath:instancePath+"/spec/select",schemaPath:"#/properties/spec/properties/select/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema37.properties.spec.properties.select.required,parentSchema:schema37.properties.spec.properties.select,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key8 in data11){
+if(!(((((((key8 === "kind") || (key8 === "organization")) || (key8 === "names")) || (key8 === "matchLabels")) || (key8 === "matchExpressions")) || (key8 === "repositories")) || (key8 === "subgroups"))){
+const err30 = {instancePath:instancePath+"/spec/select",schemaPath:"#/properties/spec/properties/select/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.select,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data11.kind !== undefined){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/spec/select/kind",schemaPath:"#/properties/spec/properties/select/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.kind.type,parentSchema:schema37.properties.spec.properties.select.properties.kind,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(!((((data12 === "Project") || (data12 === "Repository")) || (data12 === "User")) || (data12 === "Team"))){
+const err32 = {instancePath:instancePath+"/spec/select/kind",schemaPath:"#/properties/spec/properties/select/properties/kind/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.select.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.select.properties.kind.enum,parentSchema:schema37.properties.spec.properties.select.properties.kind,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data11.organization !== undefined){
+let data13 = data11.organization;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err33 = {instancePath:instancePath+"/spec/select/organization",schemaPath:"#/properties/spec/properties/select/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.select.properties.organization,data:data13};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/spec/select/organization",schemaPath:"#/properties/spec/properties/select/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.organization.type,parentSchema:schema37.properties.spec.properties.select.properties.organization,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data11.names !== undefined){
+let data14 = data11.names;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err35 = {instancePath:instancePath+"/spec/select/names",schemaPath:"#/properties/spec/properties/select/properties/names/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.select.properties.names,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+if(typeof data15 === "string"){
+if(func2(data15) < 0){
+const err36 = {instancePath:instancePath+"/spec/select/names/" + i0,schemaPath:"#/properties/spec/properties/select/properties/names/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.select.properties.names.items,data:data15};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/spec/select/names/" + i0,schemaPath:"#/properties/spec/properties/select/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.names.items.type,parentSchema:schema37.properties.spec.properties.select.properties.names.items,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/select/names",schemaPath:"#/properties/spec/properties/select/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.select.properties.names.type,parentSchema:schema37.properties.spec.properties.select.properties.names,data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data11.matchLabels !== undefined){
+let data16 = data11.matchLabels;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key9 in data16){
+const _errs41 = errors;
+if(typeof key9 === "string"){
+if(!pattern10.test(key9)){
+const err39 = {instancePath:instancePath+"/spec/select/matchLabels",schemaPath:"#/properties/spec/properties/select/properties/matchLabels/propertyNames/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},message:"must match pattern \""+"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"+"\"",schema:"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",parentSchema:schema37.properties.spec.properties.select.properties.matchLabels.propertyNames,data:key9,propertyName:key9};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var valid10 = _errs41 === errors;
+if(!valid10){
+const err40 = {instancePath:instancePath+"/spec/select/matchLabels",schemaPath:"#/properties/spec/properties/select/properties/matchLabels/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema37.properties.spec.properties.select.properties.matchLabels.propertyNames,parentSchema:schema37.properties.spec.properties.select.properties.matchLabels,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+for(const key10 in data16){
+if(!(pattern11.test(key10))){
+const err41 = {instancePath:instancePath+"/spec/select/matchLabels",schemaPath:"#/properties/spec/properties/select/properties/matchLabels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.select.properties.matchLabels,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+for(const key11 in data16){
+if(pattern11.test(key11)){
+let data17 = data16[key11];
+if(typeof data17 === "string"){
+if(func2(data17) > 63){
+const err42 = {instancePath:instancePath+"/spec/select/matchLabels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/select/properties/matchLabels/patternProperties//maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema37.properties.spec.properties.select.properties.matchLabels.patternProperties[""],data:data17};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(!pattern13.test(data17)){
+const err43 = {instancePath:instancePath+"/spec/select/matchLabels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/select/properties/matchLabels/patternProperties//pattern",keyword:"pattern",params:{pattern: "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"+"\"",schema:"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",parentSchema:schema37.properties.spec.properties.select.properties.matchLabels.patternProperties[""],data:data17};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/spec/select/matchLabels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/select/properties/matchLabels/patternProperties//type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.matchLabels.patternProperties[""].type,parentSchema:schema37.properties.spec.properties.select.properties.matchLabels.patternProperties[""],data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/spec/select/matchLabels",schemaPath:"#/properties/spec/properties/select/properties/matchLabels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.select.properties.matchLabels.type,parentSchema:schema37.properties.spec.properties.select.properties.matchLabels,data:data16};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data11.matchExpressions !== undefined){
+let data18 = data11.matchExpressions;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+let data19 = data18[i1];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.key === undefined){
+const err46 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1,schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.required,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items,data:data19};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data19.operator === undefined){
+const err47 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1,schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.required,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items,data:data19};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+for(const key12 in data19){
+if(!(((key12 === "key") || (key12 === "operator")) || (key12 === "values"))){
+const err48 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1,schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items,data:data19};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data19.key !== undefined){
+let data20 = data19.key;
+if(typeof data20 === "string"){
+if(!pattern10.test(data20)){
+const err49 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/key",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},message:"must match pattern \""+"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"+"\"",schema:"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.key,data:data20};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/key",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.key.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.key,data:data20};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data19.operator !== undefined){
+let data21 = data19.operator;
+if(typeof data21 !== "string"){
+const err51 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/operator",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.operator.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.operator,data:data21};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(!((((data21 === "In") || (data21 === "NotIn")) || (data21 === "Exists")) || (data21 === "DoesNotExist"))){
+const err52 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/operator",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/operator/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.operator.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.operator.enum,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.operator,data:data21};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data19.values !== undefined){
+let data22 = data19.values;
+if(Array.isArray(data22)){
+const len2 = data22.length;
+for(let i2=0; i2<len2; i2++){
+let data23 = data22[i2];
+if(typeof data23 !== "string"){
+const err53 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/values/" + i2,schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.values.items.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.values.items,data:data23};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1+"/values",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.values.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items.properties.values,data:data22};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/spec/select/matchExpressions/" + i1,schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.select.properties.matchExpressions.items.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions.items,data:data19};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/spec/select/matchExpressions",schemaPath:"#/properties/spec/properties/select/properties/matchExpressions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.select.properties.matchExpressions.type,parentSchema:schema37.properties.spec.properties.select.properties.matchExpressions,data:data18};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data11.repositories !== undefined){
+let data24 = data11.repositories;
+if(Array.isArray(data24)){
+if(data24.length < 1){
+const err57 = {instancePath:instancePath+"/spec/select/repositories",schemaPath:"#/properties/spec/properties/select/properties/repositories/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.select.properties.repositories,data:data24};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+const len3 = data24.length;
+for(let i3=0; i3<len3; i3++){
+let data25 = data24[i3];
+if(typeof data25 === "string"){
+if(func2(data25) < 0){
+const err58 = {instancePath:instancePath+"/spec/select/repositories/" + i3,schemaPath:"#/properties/spec/properties/select/properties/repositories/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.select.properties.repositories.items,data:data25};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/spec/select/repositories/" + i3,schemaPath:"#/properties/spec/properties/select/properties/repositories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.repositories.items.type,parentSchema:schema37.properties.spec.properties.select.properties.repositories.items,data:data25};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/spec/select/repositories",schemaPath:"#/properties/spec/properties/select/properties/repositories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.select.properties.repositories.type,parentSchema:schema37.properties.spec.properties.select.properties.repositories,data:data24};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data11.subgroups !== undefined){
+let data26 = data11.subgroups;
+if(Array.isArray(data26)){
+if(data26.length < 1){
+const err61 = {instancePath:instancePath+"/spec/select/subgroups",schemaPath:"#/properties/spec/properties/select/properties/subgroups/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.select.properties.subgroups,data:data26};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const len4 = data26.length;
+for(let i4=0; i4<len4; i4++){
+let data27 = data26[i4];
+if(typeof data27 === "string"){
+if(func2(data27) < 0){
+const err62 = {instancePath:instancePath+"/spec/select/subgroups/" + i4,schemaPath:"#/properties/spec/properties/select/properties/subgroups/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.select.properties.subgroups.items,data:data27};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/spec/select/subgroups/" + i4,schemaPath:"#/properties/spec/properties/select/properties/subgroups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.select.properties.subgroups.items.type,parentSchema:schema37.properties.spec.properties.select.properties.subgroups.items,data:data27};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/spec/select/subgroups",schemaPath:"#/properties/spec/properties/select/properties/subgroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.select.properties.subgroups.type,parentSchema:schema37.properties.spec.properties.select.properties.subgroups,data:data26};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/spec/select",schemaPath:"#/properties/spec/properties/select/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.select.type,parentSchema:schema37.properties.spec.properties.select,data:data11};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data9.scope !== undefined){
+let data28 = data9.scope;
+if(typeof data28 !== "string"){
+const err66 = {instancePath:instancePath+"/spec/scope",schemaPath:"#/properties/spec/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.scope.type,parentSchema:schema37.properties.spec.properties.scope,data:data28};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(!(((data28 === "object") || (data28 === "change")) || (data28 === "live"))){
+const err67 = {instancePath:instancePath+"/spec/scope",schemaPath:"#/properties/spec/properties/scope/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.scope.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.scope.enum,parentSchema:schema37.properties.spec.properties.scope,data:data28};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data9.enforcement !== undefined){
+let data29 = data9.enforcement;
+if(typeof data29 !== "string"){
+const err68 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.enforcement.type,parentSchema:schema37.properties.spec.properties.enforcement,data:data29};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((data29 === "deny") || (data29 === "warn"))){
+const err69 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.enforcement.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.enforcement.enum,parentSchema:schema37.properties.spec.properties.enforcement,data:data29};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data9.bindings !== undefined){
+let data30 = data9.bindings;
+if(Array.isArray(data30)){
+const len5 = data30.length;
+for(let i5=0; i5<len5; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.select === undefined){
+const err70 = {instancePath:instancePath+"/spec/bindings/" + i5,schemaPath:"#/properties/spec/properties/bindings/items/required",keyword:"required",params:{missingProperty: "select"},message:"must have required property '"+"select"+"'",schema:schema37.properties.spec.properties.bindings.items.required,parentSchema:schema37.properties.spec.properties.bindings.items,data:data31};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(data31.enforcement === undefined){
+const err71 = {instancePath:instancePath+"/spec/bindings/" + i5,schemaPath:"#/properties/spec/properties/bindings/items/required",keyword:"required",params:{missingProperty: "enforcement"},message:"must have required property '"+"enforcement"+"'",schema:schema37.properties.spec.properties.bindings.items.required,parentSchema:schema37.properties.spec.properties.bindings.items,data:data31};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+for(const key13 in data31){
+if(!((key13 === "select") || (key13 === "enforcement"))){
+const err72 = {instancePath:instancePath+"/spec/bindings/" + i5,schemaPath:"#/properties/spec/properties/bindings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.bindings.items,data:data31};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data31.select !== undefined){
+let data32 = data31.select;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err73 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema37.properties.spec.properties.bindings.items.properties.select.required,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select,data:data32};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+for(const key14 in data32){
+if(!(((((((key14 === "kind") || (key14 === "organization")) || (key14 === "names")) || (key14 === "matchLabels")) || (key14 === "matchExpressions")) || (key14 === "repositories")) || (key14 === "subgroups"))){
+const err74 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select,data:data32};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 !== "string"){
+const err75 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/kind",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.kind.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.kind,data:data33};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(!((((data33 === "Project") || (data33 === "Repository")) || (data33 === "User")) || (data33 === "Team"))){
+const err76 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/kind",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/kind/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.bindings.items.properties.select.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.kind.enum,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.kind,data:data33};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data32.organization !== undefined){
+let data34 = data32.organization;
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err77 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/organization",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.organization,data:data34};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/organization",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.organization.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.organization,data:data34};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data32.names !== undefined){
+let data35 = data32.names;
+if(Array.isArray(data35)){
+if(data35.length < 1){
+const err79 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/names",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/names/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names,data:data35};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+const len6 = data35.length;
+for(let i6=0; i6<len6; i6++){
+let data36 = data35[i6];
+if(typeof data36 === "string"){
+if(func2(data36) < 0){
+const err80 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/names/" + i6,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/names/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names.items,data:data36};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/names/" + i6,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names.items.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names.items,data:data36};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/names",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.names,data:data35};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data32.matchLabels !== undefined){
+let data37 = data32.matchLabels;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key15 in data37){
+const _errs88 = errors;
+if(typeof key15 === "string"){
+if(!pattern10.test(key15)){
+const err83 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/propertyNames/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},message:"must match pattern \""+"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"+"\"",schema:"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.propertyNames,data:key15,propertyName:key15};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+var valid27 = _errs88 === errors;
+if(!valid27){
+const err84 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.propertyNames,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels,data:data37};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+for(const key16 in data37){
+if(!(pattern11.test(key16))){
+const err85 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels,data:data37};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+for(const key17 in data37){
+if(pattern11.test(key17)){
+let data38 = data37[key17];
+if(typeof data38 === "string"){
+if(func2(data38) > 63){
+const err86 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/patternProperties//maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.patternProperties[""],data:data38};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(!pattern13.test(data38)){
+const err87 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/patternProperties//pattern",keyword:"pattern",params:{pattern: "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"+"\"",schema:"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.patternProperties[""],data:data38};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/patternProperties//type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.patternProperties[""].type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.patternProperties[""],data:data38};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchLabels",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchLabels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchLabels,data:data37};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data32.matchExpressions !== undefined){
+let data39 = data32.matchExpressions;
+if(Array.isArray(data39)){
+const len7 = data39.length;
+for(let i7=0; i7<len7; i7++){
+let data40 = data39[i7];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.key === undefined){
+const err90 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.required,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items,data:data40};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data40.operator === undefined){
+const err91 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.required,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items,data:data40};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+for(const key18 in data40){
+if(!(((key18 === "key") || (key18 === "operator")) || (key18 === "values"))){
+const err92 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items,data:data40};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data40.key !== undefined){
+let data41 = data40.key;
+if(typeof data41 === "string"){
+if(!pattern10.test(data41)){
+const err93 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/key",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},message:"must match pattern \""+"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"+"\"",schema:"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.key,data:data41};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/key",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.key.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.key,data:data41};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data40.operator !== undefined){
+let data42 = data40.operator;
+if(typeof data42 !== "string"){
+const err95 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/operator",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.operator.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.operator,data:data42};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((((data42 === "In") || (data42 === "NotIn")) || (data42 === "Exists")) || (data42 === "DoesNotExist"))){
+const err96 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/operator",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/operator/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.operator.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.operator.enum,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.operator,data:data42};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data40.values !== undefined){
+let data43 = data40.values;
+if(Array.isArray(data43)){
+const len8 = data43.length;
+for(let i8=0; i8<len8; i8++){
+let data44 = data43[i8];
+if(typeof data44 !== "string"){
+const err97 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/values/" + i8,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.values.items.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.values.items,data:data44};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7+"/values",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.values.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.properties.values,data:data43};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions/" + i7,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.items,data:data40};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/matchExpressions",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/matchExpressions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.matchExpressions,data:data39};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data32.repositories !== undefined){
+let data45 = data32.repositories;
+if(Array.isArray(data45)){
+if(data45.length < 1){
+const err101 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/repositories",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/repositories/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories,data:data45};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+const len9 = data45.length;
+for(let i9=0; i9<len9; i9++){
+let data46 = data45[i9];
+if(typeof data46 === "string"){
+if(func2(data46) < 0){
+const err102 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/repositories/" + i9,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/repositories/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories.items,data:data46};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/repositories/" + i9,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/repositories/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories.items.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories.items,data:data46};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/repositories",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/repositories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.repositories,data:data45};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data32.subgroups !== undefined){
+let data47 = data32.subgroups;
+if(Array.isArray(data47)){
+if(data47.length < 1){
+const err105 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/subgroups",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/subgroups/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups,data:data47};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+const len10 = data47.length;
+for(let i10=0; i10<len10; i10++){
+let data48 = data47[i10];
+if(typeof data48 === "string"){
+if(func2(data48) < 0){
+const err106 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/subgroups/" + i10,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/subgroups/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters",schema:0,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups.items,data:data48};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/subgroups/" + i10,schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/subgroups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups.items.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups.items,data:data48};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select/subgroups",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/properties/subgroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select.properties.subgroups,data:data47};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/spec/bindings/" + i5+"/select",schemaPath:"#/properties/spec/properties/bindings/items/properties/select/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.bindings.items.properties.select.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.select,data:data32};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.enforcement !== undefined){
+let data49 = data31.enforcement;
+if(typeof data49 !== "string"){
+const err110 = {instancePath:instancePath+"/spec/bindings/" + i5+"/enforcement",schemaPath:"#/properties/spec/properties/bindings/items/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.bindings.items.properties.enforcement.type,parentSchema:schema37.properties.spec.properties.bindings.items.properties.enforcement,data:data49};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((data49 === "deny") || (data49 === "warn"))){
+const err111 = {instancePath:instancePath+"/spec/bindings/" + i5+"/enforcement",schemaPath:"#/properties/spec/properties/bindings/items/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema37.properties.spec.properties.bindings.items.properties.enforcement.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.spec.properties.bindings.items.properties.enforcement.enum,parentSchema:schema37.properties.spec.properties.bindings.items.properties.enforcement,data:data49};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/spec/bindings/" + i5,schemaPath:"#/properties/spec/properties/bindings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.bindings.items.type,parentSchema:schema37.properties.spec.properties.bindings.items,data:data31};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/spec/bindings",schemaPath:"#/properties/spec/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.bindings.type,parentSchema:schema37.properties.spec.properties.bindings,data:data30};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data9.params !== undefined){
+let data50 = data9.params;
+if(!(data50 && typeof data50 == "object" && !Array.isArray(data50))){
+const err114 = {instancePath:instancePath+"/spec/params",schemaPath:"#/properties/spec/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.params.type,parentSchema:schema37.properties.spec.properties.params,data:data50};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data9.rules !== undefined){
+let data51 = data9.rules;
+if(Array.isArray(data51)){
+if(data51.length < 1){
+const err115 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.rules,data:data51};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+const len11 = data51.length;
+for(let i11=0; i11<len11; i11++){
+let data52 = data51[i11];
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.name === undefined){
+const err116 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(data52.expression === undefined){
+const err117 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "expression"},message:"must have required property '"+"expression"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+for(const key19 in data52){
+if(!((((key19 === "name") || (key19 === "expression")) || (key19 === "message")) || (key19 === "messageExpression"))){
+const err118 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data52.name !== undefined){
+let data53 = data52.name;
+if(typeof data53 === "string"){
+if(!pattern65.test(data53)){
+const err119 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data53};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.name.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data53};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data52.expression !== undefined){
+let data54 = data52.expression;
+if(typeof data54 === "string"){
+if(func2(data54) < 1){
+const err121 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data54};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.expression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data54};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data52.message !== undefined){
+let data55 = data52.message;
+if(typeof data55 === "string"){
+if(func2(data55) < 1){
+const err123 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data55};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.message.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data55};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data52.messageExpression !== undefined){
+let data56 = data52.messageExpression;
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err125 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data56};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.messageExpression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data56};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.rules.type,parentSchema:schema37.properties.spec.properties.rules,data:data51};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(data9.exceptions !== undefined){
+let data57 = data9.exceptions;
+if(Array.isArray(data57)){
+const len12 = data57.length;
+for(let i12=0; i12<len12; i12++){
+let data58 = data57[i12];
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.key === undefined){
+const err129 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if(data58.reason === undefined){
+const err130 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(data58.expires === undefined){
+const err131 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data58.approvedBy === undefined){
+const err132 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "approvedBy"},message:"must have required property '"+"approvedBy"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+for(const key20 in data58){
+if(!(((((key20 === "key") || (key20 === "rules")) || (key20 === "reason")) || (key20 === "expires")) || (key20 === "approvedBy"))){
+const err133 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data58.key !== undefined){
+let data59 = data58.key;
+if(typeof data59 === "string"){
+if(func2(data59) < 1){
+const err134 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data59};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.key.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data59};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data58.rules !== undefined){
+let data60 = data58.rules;
+if(Array.isArray(data60)){
+if(data60.length < 1){
+const err136 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data60};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+const len13 = data60.length;
+for(let i13=0; i13<len13; i13++){
+let data61 = data60[i13];
+if(typeof data61 === "string"){
+if(!pattern65.test(data61)){
+const err137 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data61};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data61};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data60};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+if(data58.reason !== undefined){
+let data62 = data58.reason;
+if(typeof data62 === "string"){
+if(func2(data62) < 1){
+const err140 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data62};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.reason.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data62};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data58.expires !== undefined){
+let data63 = data58.expires;
+if(typeof data63 === "string"){
+if(!pattern146.test(data63)){
+const err142 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data63};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.expires.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data63};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data58.approvedBy !== undefined){
+let data64 = data58.approvedBy;
+if(typeof data64 === "string"){
+if(func2(data64) < 1){
+const err144 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data64};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data64};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.exceptions.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/spec/exceptions",schemaPath:"#/properties/spec/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.type,parentSchema:schema37.properties.spec.properties.exceptions,data:data57};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.type,parentSchema:schema37.properties.spec,data:data9};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+else {
+const err149 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+

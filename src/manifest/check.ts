@@ -11,6 +11,7 @@ import { API_VERSION } from "./schema/common.js";
 import { KINDS, type Kind } from "./schema/index.js";
 import type { DefaultsDocument } from "./schema/defaults.js";
 import type { OrganizationDocument } from "./schema/organization.js";
+import type { PolicyDocument } from "./schema/policy.js";
 import type { ProjectDocument } from "./schema/project.js";
 import type { TeamDocument } from "./schema/team.js";
 import type { UserDocument } from "./schema/user.js";
@@ -24,6 +25,7 @@ interface DocOf {
   Team: TeamDocument;
   Project: ProjectDocument;
   Defaults: DefaultsDocument;
+  Policy: PolicyDocument;
 }
 
 /** A document that passed its kind's schema. */

@@ -57,8 +57,9 @@ export function formatDiagnostic(d: Diagnostic): string {
   const severity = d.severity === "warning" ? "warning: " : "";
   const subject = d.kind ? `${d.kind}${d.name ? ` ${d.name}` : ""}: ` : "";
   // A manifest's bidi controls and other hidden characters, visible (src/visible.ts).
+  const excerpt = d.excerpt ? `\n${d.excerpt}` : "";
   return escapeHiddenLines(
-    `${where} ${severity}${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`,
+    `${where} ${severity}${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}${excerpt}`,
   );
 }
 

@@ -165,6 +165,7 @@ export function normalise(
           orgRefs.add(d.value.spec.organization, d.handle.at(["spec", "organization"]));
         break;
       case "Defaults":
+      case "Policy":
         continue;
     }
     if (keys.has(obj.key)) continue;

@@ -47,6 +47,8 @@ export interface Diagnostic {
   path?: string;
   message: string;
   hint?: string;
+  /** Lines shown under the message: an expression and a caret under the problem. */
+  excerpt?: string;
 }
 
 /** Settings of the config repository (`phctl.yaml`), with defaults filled. */

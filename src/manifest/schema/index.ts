@@ -8,12 +8,16 @@ import { API_VERSION, SCHEMA_BASE } from "./common.js";
 import { ConfigDocument } from "./config.js";
 import { DefaultsDocument } from "./defaults.js";
 import { OrganizationDocument } from "./organization.js";
+import { PolicyDocument } from "./policy.js";
 import { ProjectDocument } from "./project.js";
 import { TeamDocument } from "./team.js";
 import { UserDocument } from "./user.js";
 
-/** Manifest kinds: the objects in dependency order, then the layers that give them values. */
-export const KINDS = ["Organization", "User", "Team", "Project", "Defaults"] as const;
+/**
+ * Manifest kinds: the objects in dependency order, then the layers that give them values, then
+ * the policies that check them.
+ */
+export const KINDS = ["Organization", "User", "Team", "Project", "Defaults", "Policy"] as const;
 export type Kind = (typeof KINDS)[number];
 
 const kindSchemas: Record<Kind, TSchema> = {
@@ -22,6 +26,7 @@ const kindSchemas: Record<Kind, TSchema> = {
   Team: TeamDocument,
   Project: ProjectDocument,
   Defaults: DefaultsDocument,
+  Policy: PolicyDocument,
 };
 
 export type JsonSchema = Record<string, unknown>;
@@ -40,6 +45,7 @@ export const SCHEMA_FILES = {
   team: "team.schema.json",
   project: "project.schema.json",
   defaults: "defaults.schema.json",
+  policy: "policy.schema.json",
 } as const;
 export type SchemaName = keyof typeof SCHEMA_FILES;
 
@@ -109,6 +115,7 @@ export function allSchemas(): Record<SchemaName, JsonSchema> {
     team: kindSchema("Team"),
     project: kindSchema("Project"),
     defaults: kindSchema("Defaults"),
+    policy: kindSchema("Policy"),
   };
 }
 

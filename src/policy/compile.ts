@@ -1,0 +1,210 @@
+/**
+ * `kind: Policy` documents → compiled policies, once at load: every expression parsed and
+ * type-checked against the selected kind's schema and the policy's params, enforcement
+ * bindings and exceptions checked. Problems are diagnostics at the expression's
+ * file:line:col (a type error carries the caret excerpt and a did-you-mean).
+ */
+import type { Environment, ParseError, TypeCheckResult } from "@marcbachmann/cel-js";
+import type { ValidDoc } from "../manifest/check.js";
+import { formatPath, makeDiagnostic } from "../manifest/diagnostics.js";
+import { didYouMean } from "../manifest/hints.js";
+import type { FieldPath } from "../manifest/positions.js";
+import type { Diagnostic } from "../manifest/types.js";
+import { costOf } from "./cost.js";
+import { checkEnv, evaluationEnv, fieldNames } from "./env.js";
+import { exceptionDiagnostics, exceptionInfo } from "./exceptions.js";
+import { caret, diskText, locateOffset, type TextOf } from "./position.js";
+import type { CompiledPolicy, CompiledRule } from "./types.js";
+
+export interface CompileOptions {
+  /** Today, for exceptions (default: the clock). */
+  now?: Date;
+  /** The manifests' texts, to place a position inside an expression (default: the disk). */
+  text?: TextOf;
+}
+
+export interface CompileResult {
+  policies: CompiledPolicy[];
+  /** Errors (the policy is left out) and warnings (exceptions that expire or expired). */
+  diagnostics: Diagnostic[];
+}
+
+type PolicyDoc = ValidDoc<"Policy">;
+
+interface Compiled {
+  run: (vars: Record<string, unknown>) => unknown;
+  cost: ReturnType<typeof costOf>;
+}
+
+/** One expression: parsed and checked to give `type`; a diagnostic otherwise. */
+function compileExpression(
+  doc: PolicyDoc,
+  env: Environment,
+  path: FieldPath,
+  expression: string,
+  want: "bool" | "string",
+  text: TextOf,
+  out: Diagnostic[],
+): Compiled | undefined {
+  const at = doc.handle.at(path, "value");
+  const where = { kind: "Policy", name: doc.name, path: formatPath(path) };
+  let result: TypeCheckResult;
+  try {
+    result = env.check(expression);
+  } catch (e) {
+    result = { valid: false, error: e as ParseError };
+  }
+  const error = result.error;
+  if (!result.valid) {
+    const offset = error?.range?.start ?? 0;
+    const summary = (error?.summary ?? error?.message ?? "invalid expression").split("\n")[0];
+    const key = /^No such key: (.+)$/.exec(summary)?.[1];
+    const hint = key ? didYouMean(key, fieldNames(env)) : undefined;
+    const d = makeDiagnostic(
+      "error",
+      "policy-expression",
+      locateOffset(at, expression, offset, text(at.file)),
+      `rule ${ruleName(doc, path)}: ${String(path[path.length - 1])}: ${summary}`,
+      { ...where, hint },
+    );
+    d.excerpt = caret(expression, offset, (error?.range?.end ?? offset + 1) - offset);
+    out.push(d);
+    return undefined;
+  }
+  if (result.type !== want && result.type !== "dyn") {
+    out.push(
+      makeDiagnostic(
+        "error",
+        "policy-expression",
+        at,
+        `rule ${ruleName(doc, path)}: ${String(path[path.length - 1])} gives ${result.type ?? "nothing"}; it must give a ${want}`,
+        where,
+      ),
+    );
+    return undefined;
+  }
+  const parsed = evaluationEnv().parse(expression);
+  return { run: parsed, cost: costOf(parsed.ast) };
+}
+
+const ruleName = (doc: PolicyDoc, path: FieldPath) =>
+  doc.value.spec.rules[path[2] as number]?.name ?? "?";
+
+function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) {
+  const spec = doc.value.spec;
+  const errors = out.length;
+  const where = { kind: "Policy", name: doc.name };
+  const scope = spec.scope ?? "object";
+  const kind = spec.select.kind;
+  const params = spec.params ?? {};
+  (spec.bindings ?? []).forEach((b, i) => {
+    if (b.select.kind !== kind)
+      out.push(
+        makeDiagnostic(
+          "error",
+          "policy-binding",
+          doc.handle.at(["spec", "bindings", i, "select", "kind"], "value"),
+          `a binding selects ${b.select.kind}, the policy ${kind}`,
+          { ...where, hint: `bindings choose among the policy's own objects: kind: ${kind}` },
+        ),
+      );
+  });
+  const env = checkEnv(scope, kind, params);
+  const rules: CompiledRule[] = [];
+  const seen = new Set<string>();
+  spec.rules.forEach((r, i) => {
+    const base = ["spec", "rules", i];
+    if (seen.has(r.name))
+      out.push(
+        makeDiagnostic(
+          "error",
+          "policy-rule",
+          doc.handle.at([...base, "name"], "value"),
+          `a second rule named ${r.name}`,
+          where,
+        ),
+      );
+    seen.add(r.name);
+    const check = compileExpression(
+      doc,
+      env,
+      [...base, "expression"],
+      r.expression,
+      "bool",
+      text,
+      out,
+    );
+    const msg =
+      r.messageExpression !== undefined
+        ? compileExpression(
+            doc,
+            env,
+            [...base, "messageExpression"],
+            r.messageExpression,
+            "string",
+            text,
+            out,
+          )
+        : undefined;
+    if (!check || (r.messageExpression !== undefined && !msg)) return;
+    const fixed = r.message ?? `rule ${r.name} does not hold`;
+    rules.push({
+      name: r.name,
+      source: doc.handle.at([...base, "expression"], "value"),
+      check: check.run,
+      message: msg ? (vars) => String(msg.run(vars)) : () => fixed,
+      cost: check.cost,
+    });
+  });
+  const exceptions = (spec.exceptions ?? []).map((e, i) =>
+    exceptionInfo(e, doc.handle.at(["spec", "exceptions", i]), now),
+  );
+  exceptionDiagnostics(doc, exceptions, seen, out);
+  if (out.slice(errors).some((d) => d.severity === "error")) return undefined;
+  const policy: CompiledPolicy = {
+    name: doc.name,
+    scope,
+    select: spec.select,
+    enforcement: spec.enforcement ?? "deny",
+    bindings: (spec.bindings ?? []).map((b) => ({ select: b.select, enforcement: b.enforcement })),
+    params,
+    rules,
+    exceptions,
+    source: doc.handle.start,
+    selectSource: doc.handle.at(["spec", "select"]),
+  };
+  if (spec.description !== undefined) policy.description = spec.description;
+  return policy;
+}
+
+/** Compile every `kind: Policy` document of `docs` (other kinds are ignored). */
+export function compilePolicies(
+  docs: readonly ValidDoc[],
+  opts: CompileOptions = {},
+): CompileResult {
+  const now = opts.now ?? new Date();
+  const text = opts.text ?? diskText();
+  const diagnostics: Diagnostic[] = [];
+  const policies: CompiledPolicy[] = [];
+  const names = new Map<string, PolicyDoc>();
+  for (const d of docs) {
+    if (d.kind !== "Policy") continue;
+    const first = names.get(d.name);
+    if (first) {
+      diagnostics.push(
+        makeDiagnostic(
+          "error",
+          "duplicate-identity",
+          d.handle.at(["metadata", "name"], "value"),
+          `a second Policy named ${d.name}; the first is at ${first.handle.start.file}:${first.handle.start.line}`,
+          { kind: "Policy", name: d.name },
+        ),
+      );
+      continue;
+    }
+    names.set(d.name, d);
+    const p = compileOne(d, text, now, diagnostics);
+    if (p) policies.push(p);
+  }
+  return { policies, diagnostics };
+}

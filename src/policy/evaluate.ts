@@ -1,0 +1,239 @@
+/**
+ * Evaluating compiled policies: object rules over the documents (validate), change rules
+ * over plan entries (plan, apply, drift), live rules over live objects (drift). Each is a
+ * pure function of its inputs and `now` (for exceptions); none prints.
+ */
+import {
+  describeSelector,
+  selects,
+  type SelectKind,
+  type SelectTarget,
+} from "../layers/selector.js";
+import type { ValidDoc } from "../manifest/check.js";
+import { makeDiagnostic } from "../manifest/diagnostics.js";
+import type { Diagnostic, Source } from "../manifest/types.js";
+import { constantCost, largestList, type CostSizes } from "./cost.js";
+import { exceptionFor } from "./exceptions.js";
+import { runRule } from "./run.js";
+import { dynView } from "./shape.js";
+import { policyTargets } from "./targets.js";
+import type { ChangeInput, CompiledPolicy, LiveInput, PolicyScope, Violation } from "./types.js";
+
+/** What an evaluation gives: violations, and warnings about the policies themselves. */
+export interface PolicyEvaluation {
+  violations: Violation[];
+  /** A policy whose selector chooses nothing (a warning at its select). */
+  diagnostics: Diagnostic[];
+}
+
+export interface EvaluateOptions {
+  /** phctl.yaml's organization: that of objects that name none. */
+  organization?: string;
+}
+
+/** The enforcement of `policy` on `target`: its first binding that selects it, or its own. */
+export function enforcementFor(policy: CompiledPolicy, target: SelectTarget) {
+  return policy.bindings.find((b) => selects(b.select, target))?.enforcement ?? policy.enforcement;
+}
+
+interface Subject {
+  target: SelectTarget;
+  key: string;
+  kind: string;
+  source?: Source | undefined;
+  vars: () => Record<string, unknown>;
+}
+
+/** Every rule of `policy` on one subject. */
+function check(
+  policy: CompiledPolicy,
+  s: Subject,
+  now: Date,
+  sizes: () => CostSizes,
+  out: Violation[],
+): void {
+  const enforcement = enforcementFor(policy, s.target);
+  for (const rule of policy.rules) {
+    const outcome = runRule(rule, s.vars(), () =>
+      constantCost(rule.cost) ? { list: 0, users: 0 } : sizes(),
+    );
+    if (outcome.pass) continue;
+    const v: Violation = {
+      policy: policy.name,
+      rule: rule.name,
+      enforcement,
+      scope: policy.scope,
+      key: s.key,
+      kind: s.kind,
+      ruleSource: rule.source,
+      message: outcome.message,
+    };
+    if (s.source) v.source = s.source;
+    if (outcome.evaluationError !== undefined) v.evaluationError = outcome.evaluationError;
+    const exception = exceptionFor(policy, rule.name, s.key, now);
+    if (exception) v.exception = exception;
+    out.push(v);
+  }
+}
+
+/** The params as CEL sees them (integers as ints), once per policy. */
+const paramViews = new WeakMap<CompiledPolicy, unknown>();
+function paramsOf(p: CompiledPolicy): unknown {
+  if (!paramViews.has(p)) paramViews.set(p, dynView(p.params));
+  return paramViews.get(p);
+}
+
+const memo = <T>(f: () => T) => {
+  let v: T | undefined;
+  return () => (v ??= f());
+};
+
+const ofScope = (ps: readonly CompiledPolicy[], scope: PolicyScope) =>
+  ps.filter((p) => p.scope === scope);
+
+/**
+ * Object rules on the documents (the effective ones, once Defaults are merged; today's list
+ * works the same). Also warns of every object or change policy whose selector chooses no
+ * declared object.
+ */
+export function evaluateObjects(
+  policies: readonly CompiledPolicy[],
+  docs: readonly ValidDoc[],
+  now: Date,
+  opts: EvaluateOptions = {},
+): PolicyEvaluation {
+  const violations: Violation[] = [];
+  const diagnostics: Diagnostic[] = [];
+  if (policies.length === 0) return { violations, diagnostics };
+  const targets = policyTargets(docs, opts.organization);
+  const users = memo(() => {
+    const m: Record<string, unknown> = {};
+    for (const t of targets.User) m[t.target.name] ??= t.object();
+    return m;
+  });
+  const userCount = targets.User.length;
+  for (const policy of policies) {
+    if (policy.scope === "live") continue;
+    let matched = 0;
+    for (const t of targets[policy.select.kind]) {
+      if (!selects(policy.select, t.target)) continue;
+      matched++;
+      if (policy.scope !== "object") continue;
+      const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
+      const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
+      check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
+    }
+    if (matched === 0)
+      diagnostics.push(
+        makeDiagnostic(
+          "warning",
+          "policy-selects-nothing",
+          policy.selectSource,
+          `the policy selects nothing: no ${describeSelector(policy.select)} is declared`,
+          { kind: "Policy", name: policy.name },
+        ),
+      );
+  }
+  return { violations, diagnostics };
+}
+
+/** The selector target of a plan entry or live object, from its key. */
+export function targetOfKey(
+  key: string,
+  labels: Record<string, string> = {},
+  organization?: string,
+): SelectTarget | undefined {
+  const parts = key.split("/");
+  const base = (kind: SelectKind, name: string): SelectTarget => ({
+    kind,
+    name,
+    labels,
+    ...(organization !== undefined ? { organization } : {}),
+  });
+  if (parts[0] === "project" && parts[1]) {
+    if (parts[2] === "repo" && parts.length >= 4) {
+      const rest = parts.slice(3);
+      const name = rest.pop() as string;
+      return { ...base("Repository", parts[1]), repository: { name, subgroup: rest.join("/") } };
+    }
+    return base("Project", parts[1]);
+  }
+  if (parts[0] === "user" && parts[1]) return base("User", parts[1]);
+  if (parts[0] === "team" && parts[1]) return base("Team", parts[1]);
+  return undefined;
+}
+
+/**
+ * Change rules on plan entries. An entry belongs to the object its key names: a repository's
+ * entries to the Repository, every other `project/<slug>/…` entry (access, licenses, the
+ * group, mirrors) to the Project, `user/<name>/…` to the User, `team/<name>/…` to the Team;
+ * `change.kind` tells them apart. Deletes, tickets and blocked entries included.
+ */
+export function evaluateChanges(
+  policies: readonly CompiledPolicy[],
+  entries: readonly ChangeInput[],
+  now: Date,
+): PolicyEvaluation {
+  const violations: Violation[] = [];
+  const change = ofScope(policies, "change");
+  if (change.length === 0) return { violations, diagnostics: [] };
+  for (const e of entries) {
+    const target = targetOfKey(e.key, e.labels, e.organization);
+    if (!target) continue;
+    const changeVar = memo(() => ({
+      action: e.action,
+      kind: e.kind,
+      key: e.key,
+      before: dynView(e.before),
+      after: dynView(e.after),
+      fields: e.fields,
+    }));
+    const sizes = memo(() => ({ list: largestList(changeVar()), users: 0 }));
+    for (const policy of change) {
+      if (!selects(policy.select, target)) continue;
+      const vars = () => ({ change: changeVar(), params: paramsOf(policy) });
+      check(
+        policy,
+        { target, key: e.key, kind: e.kind, source: e.source ?? undefined, vars },
+        now,
+        sizes,
+        violations,
+      );
+    }
+  }
+  return { violations, diagnostics: [] };
+}
+
+/** Live rules on live objects, managed or not. */
+export function evaluateLive(
+  policies: readonly CompiledPolicy[],
+  objects: readonly LiveInput[],
+  now: Date,
+): PolicyEvaluation {
+  const violations: Violation[] = [];
+  const live = ofScope(policies, "live");
+  if (live.length === 0) return { violations, diagnostics: [] };
+  for (const o of objects) {
+    const target: SelectTarget = {
+      kind: o.kind,
+      name: o.name,
+      labels: o.labels ?? {},
+      ...(o.organization !== undefined ? { organization: o.organization } : {}),
+      ...(o.repository ? { repository: o.repository } : {}),
+    };
+    const object = memo(() => dynView(o.object));
+    const sizes = memo(() => ({ list: largestList(object()), users: 0 }));
+    for (const policy of live) {
+      if (!selects(policy.select, target)) continue;
+      const vars = () => ({ object: object(), params: paramsOf(policy) });
+      check(
+        policy,
+        { target, key: o.key, kind: o.kind, source: o.source, vars },
+        now,
+        sizes,
+        violations,
+      );
+    }
+  }
+  return { violations, diagnostics: [] };
+}

@@ -1,0 +1,121 @@
+/**
+ * Policy exceptions: an object (key or key glob) a policy does not apply to, with a reason,
+ * an approver and a last day. An expired exception stops counting; one that ends within 14
+ * days still counts and is a warning, so it is renewed or the object fixed in time.
+ */
+import type { ValidDoc } from "../manifest/check.js";
+import { makeDiagnostic } from "../manifest/diagnostics.js";
+import { didYouMean } from "../manifest/hints.js";
+import type { PolicyDocument } from "../manifest/schema/policy.js";
+import type { Diagnostic, Source } from "../manifest/types.js";
+import { globMatch } from "../layers/selector.js";
+import type { CompiledPolicy, PolicyExceptionInfo } from "./types.js";
+
+/** An exception that ends within this many days is a warning. */
+export const EXPIRY_WARNING_DAYS = 14;
+const DAY = 86_400_000;
+
+type WrittenException = NonNullable<PolicyDocument["spec"]["exceptions"]>[number];
+
+/** The UTC midnight after the last day, or undefined when the date does not exist (02-30). */
+export function endOf(expires: string): number | undefined {
+  const [y, m, d] = expires.split("-").map(Number);
+  const t = Date.UTC(y, m - 1, d);
+  const back = new Date(t);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d)
+    return undefined;
+  return t + DAY;
+}
+
+/** Whether the exception counts at `now`, and whether it ends soon. */
+export function exceptionStatus(expires: string, now: Date): PolicyExceptionInfo["status"] {
+  const end = endOf(expires);
+  if (end === undefined || now.getTime() >= end) return "expired";
+  return end - now.getTime() <= EXPIRY_WARNING_DAYS * DAY ? "expiring" : "active";
+}
+
+export function exceptionInfo(e: WrittenException, source: Source, now: Date): PolicyExceptionInfo {
+  const info: PolicyExceptionInfo = {
+    key: e.key,
+    reason: e.reason,
+    expires: e.expires,
+    approvedBy: e.approvedBy,
+    source,
+    status: exceptionStatus(e.expires, now),
+  };
+  if (e.rules) info.rules = e.rules;
+  return info;
+}
+
+/** Malformed dates and unknown rule names (errors); expired and expiring exceptions (warnings). */
+export function exceptionDiagnostics(
+  doc: ValidDoc<"Policy">,
+  exceptions: readonly PolicyExceptionInfo[],
+  ruleNames: ReadonlySet<string>,
+  out: Diagnostic[],
+): void {
+  const where = { kind: "Policy", name: doc.name };
+  exceptions.forEach((e, i) => {
+    const path = ["spec", "exceptions", i];
+    if (endOf(e.expires) === undefined) {
+      out.push(
+        makeDiagnostic(
+          "error",
+          "policy-exception",
+          doc.handle.at([...path, "expires"], "value"),
+          `expires: ${e.expires} is not a date`,
+          { ...where, hint: "write YYYY-MM-DD, a day that exists" },
+        ),
+      );
+      return;
+    }
+    (e.rules ?? []).forEach((r, j) => {
+      if (!ruleNames.has(r))
+        out.push(
+          makeDiagnostic(
+            "error",
+            "policy-exception",
+            doc.handle.at([...path, "rules", j], "value"),
+            `the exception names rule ${r}, which the policy does not have`,
+            { ...where, hint: didYouMean(r, ruleNames) },
+          ),
+        );
+    });
+    if (e.status === "expired")
+      out.push(
+        makeDiagnostic(
+          "warning",
+          "policy-exception-expired",
+          e.source,
+          `the exception for ${e.key} expired on ${e.expires}: it no longer counts`,
+          { ...where, hint: "renew it (a new expires) or remove it" },
+        ),
+      );
+    else if (e.status === "expiring")
+      out.push(
+        makeDiagnostic(
+          "warning",
+          "policy-exception-expiring",
+          e.source,
+          `the exception for ${e.key} expires on ${e.expires} (approved by ${e.approvedBy})`,
+          where,
+        ),
+      );
+  });
+}
+
+/** The exception of `policy` that covers `rule` on `key` at `now`, if one still counts. */
+export function exceptionFor(
+  policy: CompiledPolicy,
+  rule: string,
+  key: string,
+  now: Date,
+): PolicyExceptionInfo | undefined {
+  for (const e of policy.exceptions) {
+    if (e.rules && !e.rules.includes(rule)) continue;
+    if (!globMatch(e.key, key)) continue;
+    const status = exceptionStatus(e.expires, now);
+    if (status !== "expired") return { ...e, status };
+  }
+  return undefined;
+}

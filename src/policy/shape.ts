@@ -1,0 +1,191 @@
+/**
+ * What CEL sees of a manifest, derived from the kind's JSON Schema (one schema source): the
+ * CEL type of every field, for type-checking rules at load, and the view of a document rules
+ * are evaluated on. The view is the document with the schema's defaults filled in, every
+ * list and label map present (empty when not written), and so every mapping made only of
+ * lists and such mappings (`spec.access` and its levels); shorthand lists of usernames written
+ * as their mapping (`admins: [a]` is `admins: {users: [a]}`), tombstones dropped, integers
+ * as CEL ints. Scalars without a default and other mappings (`spec.git`, `commitBlocker`)
+ * stay absent when not written: test them with `has()`.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+/** The shape of one value. */
+export type Shape =
+  | { t: "string" | "bool" | "int" | "double" | "dyn" }
+  | { t: "list"; item: Shape }
+  | { t: "map"; value: Shape }
+  | ObjectShape;
+
+export interface ObjectShape {
+  t: "object";
+  fields: Record<string, Shape>;
+  /** Schema defaults of scalar fields. */
+  defaults: Record<string, unknown>;
+  /** A list written in place of the mapping is this field's value (access shorthand). */
+  listField?: string;
+  /** Only lists, maps and containers: present (empty) when not written. */
+  container: boolean;
+}
+
+const props = (s: JsonSchema) => s.properties as Record<string, JsonSchema> | undefined;
+
+/** The shape a JSON Schema describes; `if/then/else` (tombstones) is its `else`. */
+export function shapeOf(s: JsonSchema): Shape {
+  if (s.else && typeof s.else === "object") return shapeOf(s.else as JsonSchema);
+  if (Array.isArray(s.anyOf)) {
+    const branches = s.anyOf as JsonSchema[];
+    const obj = branches.find((b) => b.type === "object" && props(b));
+    const list = branches.find((b) => b.type === "array");
+    if (obj && list && branches.length === 2) {
+      const shape = shapeOf(obj) as ObjectShape;
+      const listField = Object.entries(shape.fields).find(([, f]) => f.t === "list")?.[0];
+      return listField ? { ...shape, listField } : shape;
+    }
+    return { t: "dyn" };
+  }
+  switch (s.type) {
+    case "string":
+      return { t: "string" };
+    case "boolean":
+      return { t: "bool" };
+    case "integer":
+      return { t: "int" };
+    case "number":
+      return { t: "double" };
+    case "array":
+      return { t: "list", item: s.items ? shapeOf(s.items as JsonSchema) : { t: "dyn" } };
+    case "object": {
+      const p = props(s);
+      if (!p) {
+        const pattern = s.patternProperties as Record<string, JsonSchema> | undefined;
+        const only = pattern ? Object.values(pattern) : [];
+        const value =
+          only.length === 1
+            ? shapeOf(only[0])
+            : typeof s.additionalProperties === "object"
+              ? shapeOf(s.additionalProperties as JsonSchema)
+              : ({ t: "dyn" } as Shape);
+        return { t: "map", value: value.t === "object" ? { t: "dyn" } : value };
+      }
+      // Open mappings (annotations: our keys and any other) are maps, not messages.
+      if (s.patternProperties || s.additionalProperties !== false)
+        return { t: "map", value: { t: "dyn" } };
+      const fields: Record<string, Shape> = {};
+      const defaults: Record<string, unknown> = {};
+      for (const [k, f] of Object.entries(p)) {
+        if (f.not !== undefined) continue; // a field the schema forbids here
+        fields[k] = shapeOf(f);
+        if (f.default !== undefined) defaults[k] = f.default;
+      }
+      const container = Object.values(fields).every(
+        (f) => f.t === "list" || f.t === "map" || (f.t === "object" && f.container),
+      );
+      return { t: "object", fields, defaults, container };
+    }
+    default:
+      return { t: "dyn" };
+  }
+}
+
+/** The view of `v` (see the file comment); `undefined` stays undefined. */
+export function view(shape: Shape, v: unknown): unknown {
+  if (v === undefined || v === null) return v;
+  switch (shape.t) {
+    case "int":
+      return typeof v === "number" && Number.isInteger(v) ? BigInt(v) : v;
+    case "list":
+      if (!Array.isArray(v)) return v;
+      return v
+        .filter((x) => !(x !== null && typeof x === "object" && "$remove" in x))
+        .map((x) => view(shape.item, x));
+    case "map": {
+      if (typeof v !== "object" || Array.isArray(v)) return v;
+      if (shape.value.t === "string" || shape.value.t === "bool") return v;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        out[k] = view(shape.value, x);
+      return out;
+    }
+    case "object":
+      return viewObject(shape, v);
+    case "dyn":
+      return dynView(v);
+    case "string":
+    case "bool":
+    case "double":
+      return v;
+  }
+}
+
+function viewObject(shape: ObjectShape, v: unknown): unknown {
+  if (Array.isArray(v) && shape.listField) v = { [shape.listField]: v };
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, f] of Object.entries(shape.fields)) {
+    const x = src[k] === undefined ? shape.defaults[k] : src[k];
+    if (x !== undefined) out[k] = view(f, x);
+    else if (f.t === "list") out[k] = [];
+    else if (f.t === "map") out[k] = {};
+    else if (f.t === "object" && f.container) out[k] = viewObject(f, {});
+  }
+  return out;
+}
+
+/** Integers as CEL ints in values of unknown shape (params, live objects, plan entries). */
+export function dynView(v: unknown): unknown {
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(dynView);
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = dynView(x);
+    return out;
+  }
+  return v;
+}
+
+/** The CEL type name of a shape; object shapes are registered as `name` (and its fields below). */
+export function celType(
+  shape: Shape,
+  name: string,
+  register: (name: string, fields: Record<string, string>) => void,
+): string {
+  switch (shape.t) {
+    case "list":
+      return `list<${celType(shape.item, `${name}.item`, register)}>`;
+    case "map":
+      return `map<string, ${celType(shape.value, `${name}.value`, register)}>`;
+    case "object": {
+      const fields: Record<string, string> = {};
+      for (const [k, f] of Object.entries(shape.fields))
+        fields[k] = celType(f, `${name}.${k}`, register);
+      register(name, fields);
+      return name;
+    }
+    case "string":
+    case "bool":
+    case "int":
+    case "double":
+    case "dyn":
+      return shape.t;
+  }
+}
+
+/** The shape of a value (params): what rules may read of it. */
+export function shapeOfValue(v: unknown): Shape {
+  if (typeof v === "string") return { t: "string" };
+  if (typeof v === "boolean") return { t: "bool" };
+  if (typeof v === "number") return Number.isInteger(v) ? { t: "int" } : { t: "double" };
+  if (Array.isArray(v)) {
+    const items = v.map(shapeOfValue);
+    const same = items.every((i) => i.t === items[0]?.t && i.t !== "object" && i.t !== "list");
+    return { t: "list", item: items.length > 0 && same ? items[0] : { t: "dyn" } };
+  }
+  if (v !== null && typeof v === "object") {
+    const fields: Record<string, Shape> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) fields[k] = shapeOfValue(x);
+    return { t: "object", fields, defaults: {}, container: false };
+  }
+  return { t: "dyn" };
+}
