@@ -20,6 +20,7 @@ import { Journal, settleJobs, type InFlightJob } from "../engine/journal.js";
 import { acquireLock } from "../engine/lock.js";
 import { policyCounts, type Plan, type PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
+import type { PlanPolicies } from "../engine/policy-check.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
@@ -59,6 +60,8 @@ export interface ExecuteOptions {
   apiUrl: string;
   state: DesiredState;
   diagnostics: Diagnostic[];
+  /** The organization's policies: a denial stops the apply before anything is sent. */
+  policies?: PlanPolicies;
   saved: SavedPlanRun | undefined;
   /** `--reviewed`: the plan reviewed on the pull request; the fresh plan must match it. */
   reviewed?: ReviewedPlan | undefined;
@@ -143,6 +146,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
         apiUrl,
         diagnostics: x.diagnostics,
         facts,
+        ...(x.policies ? { policies: x.policies } : {}),
         ...(t.length > 0 ? { targets: t } : {}),
         ...(scope ? { scope } : {}),
       }),
