@@ -26,6 +26,7 @@ export const COMMAND_NAMES = [
   "serve",
   "api",
   "validate",
+  "policy",
   "schema",
   "plan",
   "drift",

@@ -1,6 +1,7 @@
 /**
- * `phctl validate [PATH…]`: load the manifests, check schemas and cross-references — no
- * network — and print every diagnostic and a summary. Exit 0 without errors, 1 with.
+ * `phctl validate [PATH…]`: load the manifests, check schemas and cross-references and the
+ * policies' object rules — no network — and print every diagnostic, every violation and a
+ * summary. Exit 0 without errors or denials, 1 with.
  */
 import type { Command } from "commander";
 import { userError } from "../errors.js";
@@ -14,6 +15,7 @@ import { defaultConfigDir } from "../manifest/config-root.js";
 import { apiProfileOf } from "../manifest/settings.js";
 import { loadManifests } from "../manifest/load.js";
 import type { Diagnostic } from "../manifest/types.js";
+import { formatViolation, summarizeViolations, type Violation } from "../policy/index.js";
 import { escapeHiddenLines } from "../visible.js";
 
 const FORMATS = ["text", "json", "github", "sarif"] as const;
@@ -27,6 +29,22 @@ function githubAnnotation(d: Diagnostic): string {
   const text = escapeHiddenLines(`${subject}${d.message}${d.hint ? ` (${d.hint})` : ""}`);
   return `::${d.severity} file=${prop(d.file)},line=${d.line},col=${d.column},title=${prop(d.code)}::${esc(text)}`;
 }
+
+/** A violation as a GitHub annotation on the object's line (excepted ones as notices). */
+function githubViolation(v: Violation): string {
+  const esc = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const prop = (s: string) => esc(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  const level = v.exception ? "notice" : v.enforcement === "deny" ? "error" : "warning";
+  const at = v.source
+    ? `file=${prop(v.source.file)},line=${v.source.line},col=${v.source.column},`
+    : "";
+  const text = escapeHiddenLines(
+    `${v.kind} ${v.key}: policy ${v.policy}, rule ${v.rule}: ${v.message}`,
+  );
+  return `::${level} ${at}title=${prop(`policy ${v.policy}`)}::${esc(text)}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function registerValidate(program: Command): void {
   program
@@ -43,8 +61,10 @@ export function registerValidate(program: Command): void {
 Examples:
   phctl validate                       # the config directory: here, above or one below
   phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
-  phctl validate projects/tfa.yaml --format json   # {diagnostics, summary} for CI
-  phctl validate --format sarif > phctl.sarif      # GitHub code scanning (upload-sarif)`,
+  phctl validate projects/tfa.yaml --format json   # {diagnostics, violations, summary} for CI
+  phctl validate --format sarif > phctl.sarif      # GitHub code scanning (upload-sarif)
+
+Policies (kind: Policy) are checked too: a denied object exits 1, a warning only prints.`,
     )
     .action(async (paths: string[], o: { format: string }) => {
       if (!(FORMATS as readonly string[]).includes(o.format))
@@ -69,22 +89,37 @@ Examples:
           ])
         : loaded.diagnostics;
       const summary = summarize(diagnostics, files.length + (profile ? 1 : 0));
+      const violations = loaded.violations ?? [];
+      const policy = summarizeViolations(violations);
       if (files.length === 0)
         process.stderr.write(`phctl: no manifest files (*.yaml, *.yml) in ${paths.join(" ")}\n`);
       if (format === "json") {
-        process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ diagnostics, violations, summary: { ...summary, policy } }, null, 2)}\n`,
+        );
       } else if (format === "sarif") {
         // For code scanning (github/codeql-action/upload-sarif): the log alone on stdout.
-        const [{ diagnosticFinding, renderSarif }, { VERSION }] = await Promise.all([
+        const [sarif, { planViolation }, { VERSION }] = await Promise.all([
           import("../render/sarif.js"),
+          import("../engine/policy-check.js"),
           import("../version.js"),
         ]);
-        process.stdout.write(renderSarif(diagnostics.map(diagnosticFinding), VERSION));
+        const findings = [
+          ...diagnostics.map(sarif.diagnosticFinding),
+          ...violations.map((v) => sarif.violationFinding(planViolation(v))),
+        ];
+        process.stdout.write(sarif.renderSarif(findings, VERSION));
       } else {
         const line = format === "github" ? githubAnnotation : formatDiagnostic;
         for (const d of diagnostics) process.stdout.write(`${line(d)}\n`);
-        process.stdout.write(`${formatSummary(summary)}\n`);
+        const vline = format === "github" ? githubViolation : formatViolation;
+        for (const v of violations) process.stdout.write(`${vline(v)}\n`);
+        const counts =
+          violations.length > 0
+            ? `; policy: ${policy.denied} denied, ${plural(policy.warnings, "warning")}${policy.excepted > 0 ? `, ${policy.excepted} excepted` : ""}`
+            : "";
+        process.stdout.write(`${formatSummary(summary)}${counts}\n`);
       }
-      if (summary.errors > 0) process.exitCode = 1;
+      if (summary.errors > 0 || policy.denied > 0) process.exitCode = 1;
     });
 }

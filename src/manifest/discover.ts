@@ -1,7 +1,7 @@
 /**
  * Which files a set of paths means: a file is read as given; a directory is walked for
- * `*.yaml` / `*.yml` (skipping dot-directories, dot-files, node_modules and a checkout of
- * phctl itself), and a `phctl.yaml` at its root is the config. A path that does not exist is
+ * `*.yaml` / `*.yml` (skipping dot-directories, dot-files, node_modules, policy test cases
+ * `*.policytest.yaml` and a checkout of phctl itself), and a `phctl.yaml` at its root is the config. A path that does not exist is
  * a user error.
  *
  * A checkout of phctl inside a config repository (the CI action checked out beside the
@@ -46,7 +46,9 @@ export interface Discovered {
   diagnostics: Diagnostic[];
 }
 
-const isYaml = (name: string) => /\.ya?ml$/i.test(name);
+/** Policy test cases (`phctl policy test`) sit beside policies and are no manifests. */
+export const isPolicyTest = (name: string) => /\.policytest\.ya?ml$/i.test(name);
+const isYaml = (name: string) => /\.ya?ml$/i.test(name) && !isPolicyTest(name);
 
 /** One directory given to phctl, while it is walked. */
 interface Walk {

@@ -11,6 +11,7 @@ import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
 import { discover } from "./discover.js";
 import { normalise, repositoryIndex } from "./normalise.js";
 import { parseYamlText, type ParseOptions } from "./parse.js";
+import { policyPass } from "../policy/load-pass.js";
 import { runRules, type RuleContext } from "./rules/index.js";
 import type { ConfigDocument } from "./schema/config.js";
 import { schemaDiagnostics } from "./schema-errors.js";
@@ -21,6 +22,8 @@ import { validateAgainst } from "./validator.js";
 export interface LoadOptions extends ParseOptions {
   /** Diagnostics and sources name files relative to this directory (default: process.cwd()). */
   cwd?: string;
+  /** Today, for policy exceptions (default: the clock, or PHCTL_NOW). */
+  now?: Date;
 }
 
 /** A file's content, already read: what loadManifestTexts works on (tests use it directly). */
@@ -158,9 +161,12 @@ export function loadManifestTexts(
 ): LoadResult {
   const collected = collectDocuments(inputs, opts, release);
   const profile = profileFile(collected.config, opts.cwd);
+  // Policies: compile errors are diagnostics; violations stay apart (the plan is still made).
+  const policy = policyPass(collected.valid, collected.config, opts);
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...runRules(ruleContext(collected)),
+    ...policy.diagnostics,
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
@@ -173,6 +179,8 @@ export function loadManifestTexts(
       .map((i) => i.file)
       .sort(),
     config: collected.config,
+    policies: policy.policies,
+    violations: policy.violations,
   };
 }
 

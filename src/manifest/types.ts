@@ -17,6 +17,7 @@ import type {
   UserService,
   Visibility,
 } from "../api/schemas.js";
+import type { CompiledPolicy, Violation } from "../policy/types.js";
 import type { BundleFrequencies, MailPlans } from "./schema/common.js";
 
 /** Where something is declared: file relative to the current directory (`/`-separated), 1-based line and column. */
@@ -276,4 +277,8 @@ export interface LoadResult {
   files: string[];
   /** phctl.yaml's settings, also when the manifests have errors (validate checks apiProfile). */
   config?: ManifestConfig;
+  /** The compiled `kind: Policy` documents (src/policy/); for change and live rules. */
+  policies?: CompiledPolicy[];
+  /** Object rules that do not hold: apart from diagnostics, so a plan is still made. */
+  violations?: Violation[];
 }
