@@ -139,9 +139,6 @@ Examples:
             ...(global.color === false ? { color: false } : {}),
           }),
         );
-        // Policy violations (live objects too) are reported, never drift: the exit code stays.
-        if (format === "text" && plan.violations.length > 0)
-          say(`drift: ${(await import("./policy-verdict.js")).policyLine(plan)!}`);
         if (plan.entries.length > 0) {
           if (format === "text") {
             process.stderr.write(

@@ -1,12 +1,12 @@
 /**
  * What plan, apply and drift say of a plan's policy violations on stderr, beside the plan
  * they print (which lists every violation): a denial fails `plan` (exit 1, the plan still
- * shown) and stops `apply` before anything is sent; `drift` only reports (exit 2 keeps
- * meaning drift). Warnings never change an exit code.
+ * shown) and stops `apply` before anything is sent. `drift` only shows them in its report
+ * (exit 2 keeps meaning drift). Warnings never change an exit code.
  */
 import { PhctlError } from "../errors.js";
 import { policyCounts, type Plan } from "../engine/plan.js";
-import { policyCountWords, sortViolations } from "../render/policy-words.js";
+import { sortViolations } from "../render/policy-words.js";
 import { plural } from "../render/style.js";
 
 /** "policy two-admins, rule at-least-two on project/tf-a" for the first denials. */
@@ -16,11 +16,6 @@ function firstDenials(plan: Plan, n = 3): string {
   );
   const named = denied.slice(0, n).map((v) => `${v.policy}/${v.rule} on ${v.key}`);
   return `${named.join(", ")}${denied.length > n ? ", …" : ""}`;
-}
-
-/** The count line (`policy: 1 denied, 2 warnings`), or undefined without violations. */
-export function policyLine(plan: Plan): string | undefined {
-  return plan.violations.length > 0 ? `policy: ${policyCountWords(plan.violations)}` : undefined;
 }
 
 /** `plan`: exit 1 when a deny rule is broken; the plan was printed (with the violations). */

@@ -150,12 +150,10 @@ export function planViolations(
   const keep = inScope(plan);
   const out = p.objects.filter((v) => keep(v.key)).map((v) => planViolation(v));
   if (p.policies.length === 0) return out;
-  const changes = evaluateChanges(
-    p.policies,
-    plan.entries.map((e) => changeInput(e, index, org)),
-    p.now,
-  );
-  out.push(...changes.violations.map((v) => planViolation(v)));
+  // Entry by entry: a violation names the action of the entry that broke the rule.
+  for (const e of plan.entries)
+    for (const v of evaluateChanges(p.policies, [changeInput(e, index, org)], p.now).violations)
+      out.push({ ...planViolation(v), action: e.action });
   if (p.live) {
     const objects = liveInputs(live, state, index, org);
     const managed = new Set(objects.filter((o) => state.sources.get(o.key)).map((o) => o.key));

@@ -3,36 +3,11 @@
  * test/fixtures/sarif/) and says what GitHub code scanning needs: a rule per check, each
  * result's level, message and line.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { PolicyViolation } from "../../src/engine/plan.js";
 import type { Diagnostic } from "../../src/manifest/types.js";
 import { diagnosticFinding, renderSarif, violationFinding } from "../../src/render/sarif.js";
-
-type Validate = ((data: unknown) => boolean) & { errors?: unknown };
-interface AjvLike {
-  compile(schema: object): Validate;
-}
-const Ajv04 = (
-  createRequire(import.meta.url)("ajv-draft-04") as { default: new (o: object) => AjvLike }
-).default;
-const addFormats = (
-  createRequire(import.meta.url)("ajv-formats") as { default: (a: AjvLike) => void }
-).default;
-
-const schema = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../fixtures/sarif/sarif-schema-2.1.0.json"), "utf8"),
-) as object;
-
-/** A validator of SARIF 2.1.0 logs (strict: every format checked). */
-export function sarifValidator(): Validate {
-  // The schema's `language` pattern has a stray `]`: valid without the u flag only.
-  const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
-  addFormats(ajv);
-  return ajv.compile(schema);
-}
+import { sarifValidator } from "../helpers/sarif.js";
 
 const diagnostic: Diagnostic = {
   severity: "error",
