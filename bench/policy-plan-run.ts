@@ -62,6 +62,8 @@ export interface PolicyPlanSample {
   cpuMs: number;
   entries: number;
   violations: number;
+  /** Policies the plan was checked against (the child's load). */
+  policies: number;
 }
 
 export interface PolicyPlanResult {
@@ -91,6 +93,7 @@ const mid = (xs: PolicyPlanSample[]): PolicyPlanSample => ({
   cpuMs: median(xs.map((x) => x.cpuMs)),
   entries: Math.max(...xs.map((x) => x.entries)),
   violations: Math.max(...xs.map((x) => x.violations)),
+  policies: Math.max(...xs.map((x) => x.policies)),
 });
 
 export async function policyPlanBench(o: PolicyPlanOptions): Promise<PolicyPlanResult> {
@@ -117,6 +120,7 @@ export async function policyPlanBench(o: PolicyPlanOptions): Promise<PolicyPlanR
           planMs: number;
           entries: number;
           violations?: number;
+          policies?: number;
         };
         return {
           wallMs: r.wallMs,
@@ -124,6 +128,7 @@ export async function policyPlanBench(o: PolicyPlanOptions): Promise<PolicyPlanR
           cpuMs: r.cpuMs,
           entries: out.entries,
           violations: out.violations ?? 0,
+          policies: out.policies ?? 0,
         };
       };
       // A first plan of each warms the server's caches; then alternately, so drift in the
