@@ -16817,7 +16817,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports.Policy = validate26;
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://phctl.example/schemas/v1/policy.schema.json","title":"phctl Policy","description":"the organization's own rules (CEL) over the objects a selector chooses","additionalProperties":false,"type":"object","required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"title":"apiVersion","description":"Manifest format version: always phctl/v1.","examples":["phctl/v1"],"const":"phctl/v1","type":"string"},"kind":{"title":"kind","description":"What the document declares: Policy.","examples":["Policy"],"const":"Policy","type":"string"},"metadata":{"title":"metadata","description":"Identity of the object: its name, and optional annotations.","examples":[{"name":"access-baseline"}],"additionalProperties":false,"type":"object","required":["name"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string","description":"The policy's name, unique among policies.","examples":["access-baseline"]},"labels":{"title":"labels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels (key: value) that Defaults and Policy selectors choose objects by; keys and values follow Kubernetes' rules.","examples":[{"tier":"critical","acme.example/owner":"firmware"}]},"annotations":{"title":"annotations","additionalProperties":false,"patternProperties":{"^(?!phctl/)":{"type":"string"}},"type":"object","properties":{"phctl/protect":{"title":"phctl/protect","enum":["true","false",true,false],"description":"Protect the object: \"true\" (or true) and phctl never plans the deletion of this object or of anything in it (a project's group, subgroups, repositories, mirrors and artifact repositories), whatever prune says.","examples":["true"]}},"description":"Free-form string annotations (key: text) for people and tools; keys that start with phctl/ are phctl's own and checked.","examples":[{"phctl/protect":"true"},{"owner.example.org/team":"firmware"}]}}},"spec":{"title":"spec","description":"Rules (CEL) every selected object must satisfy.","examples":[{"select":{"kind":"Project"},"rules":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]}],"additionalProperties":false,"type":"object","required":["select","rules"],"properties":{"description":{"title":"description","description":"What this policy is for, for people.","examples":["Access baseline"],"type":"string"},"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"scope":{"title":"scope","type":"string","enum":["object","change","live"],"default":"object","errorMessage":"must be one of object, change, live","description":"What the rules see: object (each selected declared object, after Defaults; validate), change (each plan entry of a selected object; plan, apply, drift) or live (each live object, managed or not; drift). Default: object.","examples":["change"]},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"deny: a violation fails validate / plan and stops apply; warn: it is printed and the exit code is kept. Default: deny.","examples":["warn"],"default":"deny"},"bindings":{"title":"bindings","description":"Enforcement per selector: the same rules can deny on some objects, warn on others.","examples":[[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}]],"type":"array","items":{"description":"An enforcement for some of the selected objects (the first binding that selects an object wins; the policy's own enforcement otherwise).","examples":[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}],"additionalProperties":false,"type":"object","required":["select","enforcement"],"properties":{"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"The enforcement for the objects this selector chooses.","examples":["warn"]}}}},"params":{"title":"params","type":"object","description":"Values the rules read as `params` (a rule that reads another is an error).","examples":[{"minAdmins":2}]},"rules":{"title":"rules","minItems":1,"description":"The rules; each must hold for every selected object.","examples":[[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]],"type":"array","items":{"description":"One rule: an expression that must hold, and what to say when it does not.","examples":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2","message":"a project needs at least two admins"}],"additionalProperties":false,"type":"object","required":["name","expression"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","description":"The rule's name, unique in the policy; violations name it.","examples":["two-admins"],"type":"string"},"expression":{"title":"expression","minLength":1,"description":"A CEL expression that must be true. Object rules read `object` (the effective document) and `params`; change rules read `change` (action, kind, key, before, after, fields) and `params`; live rules read `object` (the live object).","examples":["size(object.spec.access.admins.users) >= 2"],"type":"string"},"message":{"title":"message","minLength":1,"description":"What a violation says.","examples":["a project needs at least two admins"],"type":"string"},"messageExpression":{"title":"messageExpression","minLength":1,"description":"A CEL expression giving the violation's message (a string); it reads what `expression` reads. Wins over `message`.","examples":["\"only \" + string(size(object.spec.access.admins.users)) + \" admin(s)\""],"type":"string"}}}},"exceptions":{"title":"exceptions","description":"Objects excepted, each with a reason, an approver and an end date.","examples":[[{"key":"project/legacy-tools","reason":"single maintainer","expires":"2026-09-30","approvedBy":"security-team"}]],"type":"array","items":{"description":"An object the policy does not apply to, for a while.","examples":[{"key":"project/legacy-tools","reason":"single maintainer until the handover","expires":"2026-09-30","approvedBy":"security-team"}],"additionalProperties":false,"type":"object","required":["key","reason","expires","approvedBy"],"properties":{"key":{"title":"key","minLength":1,"description":"The object key (project/tf-a, project/tf-a/repo/tools, user/jdoe) or a key glob: * within a segment, ** across.","examples":["project/legacy-*"],"type":"string"},"rules":{"title":"rules","minItems":1,"description":"Only these rules are excepted (default: every rule of the policy).","examples":[["two-admins"]],"type":"array","items":{"pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string"}},"reason":{"title":"reason","minLength":1,"description":"Why the exception is granted.","examples":["single maintainer until the handover in Q3"],"type":"string"},"expires":{"title":"expires","pattern":"^\\d{4}-\\d{2}-\\d{2}$","patternErrorMessage":"must be a date, YYYY-MM-DD","description":"The last day the exception counts (UTC). Expired exceptions stop counting; one that expires within 14 days is a warning.","examples":["2026-09-30"],"type":"string"},"approvedBy":{"title":"approvedBy","minLength":1,"description":"Who approved the exception.","examples":["security-team"],"type":"string"}}}}}}}};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://phctl.example/schemas/v1/policy.schema.json","title":"phctl Policy","description":"the organization's own rules (CEL) over the objects a selector chooses","additionalProperties":false,"type":"object","required":["apiVersion","kind","metadata","spec"],"properties":{"apiVersion":{"title":"apiVersion","description":"Manifest format version: always phctl/v1.","examples":["phctl/v1"],"const":"phctl/v1","type":"string"},"kind":{"title":"kind","description":"What the document declares: Policy.","examples":["Policy"],"const":"Policy","type":"string"},"metadata":{"title":"metadata","description":"Identity of the object: its name, and optional annotations.","examples":[{"name":"access-baseline"}],"additionalProperties":false,"type":"object","required":["name"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string","description":"The policy's name, unique among policies.","examples":["access-baseline"]},"labels":{"title":"labels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels (key: value) that Defaults and Policy selectors choose objects by; keys and values follow Kubernetes' rules.","examples":[{"tier":"critical","acme.example/owner":"firmware"}]},"annotations":{"title":"annotations","additionalProperties":false,"patternProperties":{"^(?!phctl/)":{"type":"string"}},"type":"object","properties":{"phctl/protect":{"title":"phctl/protect","enum":["true","false",true,false],"description":"Protect the object: \"true\" (or true) and phctl never plans the deletion of this object or of anything in it (a project's group, subgroups, repositories, mirrors and artifact repositories), whatever prune says.","examples":["true"]}},"description":"Free-form string annotations (key: text) for people and tools; keys that start with phctl/ are phctl's own and checked.","examples":[{"phctl/protect":"true"},{"owner.example.org/team":"firmware"}]}}},"spec":{"title":"spec","description":"Rules (CEL) every selected object must satisfy.","examples":[{"select":{"kind":"Project"},"rules":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]}],"additionalProperties":false,"type":"object","required":["select","rules"],"properties":{"description":{"title":"description","description":"What this policy is for, for people.","examples":["Access baseline"],"type":"string"},"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"scope":{"title":"scope","type":"string","enum":["object","change","live"],"default":"object","errorMessage":"must be one of object, change, live","description":"What the rules see: object (each selected declared object, after Defaults; validate), change (each plan entry of a selected object; plan, apply, drift) or live (each live object, managed or not; drift). Default: object.","examples":["change"]},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"deny: a violation fails validate / plan and stops apply; warn: it is printed and the exit code is kept. Default: deny.","examples":["warn"],"default":"deny"},"bindings":{"title":"bindings","description":"Enforcement per selector: the same rules can deny on some objects, warn on others.","examples":[[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}]],"type":"array","items":{"description":"An enforcement for some of the selected objects (the first binding that selects an object wins; the policy's own enforcement otherwise).","examples":[{"select":{"kind":"Project","matchLabels":{"tier":"critical"}},"enforcement":"deny"}],"additionalProperties":false,"type":"object","required":["select","enforcement"],"properties":{"select":{"title":"select","description":"Which objects this applies to: a kind, narrowed by organization, names and labels.","examples":[{"kind":"Project","matchLabels":{"tier":"critical"}}],"additionalProperties":false,"type":"object","required":["kind"],"properties":{"kind":{"title":"kind","type":"string","enum":["Project","Repository","User","Team"],"errorMessage":"must be one of Project, Repository, User, Team","description":"What is selected: Project, Repository (each repository of the selected projects), User or Team.","examples":["Project"]},"organization":{"title":"organization","minLength":1,"description":"Only objects of this organization (a glob); an object without one is phctl.yaml's organization's.","examples":["acme"],"type":"string"},"names":{"title":"names","minItems":1,"description":"Name globs; any of them matches.","examples":[["tf-*"]],"type":"array","items":{"minLength":0,"description":"A name glob: * within a path segment, ** across.","examples":["tf-*"],"type":"string"}},"matchLabels":{"title":"matchLabels","type":"object","propertyNames":{"pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)"},"patternProperties":{"":{"type":"string","maxLength":63,"pattern":"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$","patternErrorMessage":"must be a label value: empty, or at most 63 letters, digits, '-', '_', '.' starting and ending with a letter or digit"}},"additionalProperties":false,"description":"Labels the object must have, with these values.","examples":[{"tier":"critical"}]},"matchExpressions":{"title":"matchExpressions","description":"Label conditions that must all hold.","examples":[[{"key":"tier","operator":"NotIn","values":["sandbox"]}]],"type":"array","items":{"description":"A label condition.","examples":[{"key":"tier","operator":"In","values":["critical"]}],"additionalProperties":false,"type":"object","required":["key","operator"],"properties":{"key":{"title":"key","pattern":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$","patternErrorMessage":"must be a label key: an optional prefix such as example.org/ then letters, digits, '-', '_', '.' (at most 63)","description":"The label key.","examples":["tier"],"type":"string"},"operator":{"title":"operator","type":"string","enum":["In","NotIn","Exists","DoesNotExist"],"errorMessage":"must be one of In, NotIn, Exists, DoesNotExist","description":"In, NotIn (with values), Exists or DoesNotExist (without).","examples":["In"]},"values":{"title":"values","description":"The values In and NotIn compare with.","examples":[["critical","high"]],"type":"array","items":{"description":"A label value.","examples":["critical"],"type":"string"}}}}},"repositories":{"title":"repositories","minItems":1,"description":"Repository name globs; any of them matches.","examples":[["*-docs"]],"type":"array","items":{"minLength":0,"description":"A repository name glob: * within a path segment, ** across.","examples":["*-docs"],"type":"string"}},"subgroups":{"title":"subgroups","minItems":1,"description":"Subgroup path (\"\" is the project group) globs; any of them matches.","examples":[["tools/**"]],"type":"array","items":{"minLength":0,"description":"A subgroup path (\"\" is the project group) glob: * within a path segment, ** across.","examples":["tools/**"],"type":"string"}}}},"enforcement":{"title":"enforcement","type":"string","enum":["deny","warn"],"errorMessage":"must be one of deny, warn","description":"deny or warn: the enforcement for the objects this selector chooses.","examples":["warn"]}}}},"params":{"title":"params","description":"Values the rules read as `params`, a mapping (a rule that reads another is an error).","examples":[{"minAdmins":2}]},"rules":{"title":"rules","minItems":1,"description":"The rules; each must hold for every selected object.","examples":[[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2"}]],"type":"array","items":{"description":"One rule: an expression that must hold, and what to say when it does not.","examples":[{"name":"two-admins","expression":"size(object.spec.access.admins.users) >= 2","message":"a project needs at least two admins"}],"additionalProperties":false,"type":"object","required":["name","expression"],"properties":{"name":{"title":"name","pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","description":"The rule's name, unique in the policy; violations name it.","examples":["two-admins"],"type":"string"},"expression":{"title":"expression","minLength":1,"description":"A CEL expression that must be true. Object rules read `object` (the effective document) and `params`; change rules read `change` (action, kind, key, before, after, fields) and `params`; live rules read `object` (the live object).","examples":["size(object.spec.access.admins.users) >= 2"],"type":"string"},"message":{"title":"message","minLength":1,"description":"What a violation says.","examples":["a project needs at least two admins"],"type":"string"},"messageExpression":{"title":"messageExpression","minLength":1,"description":"A CEL expression giving the violation's message (a string); it reads what `expression` reads. Wins over `message`.","examples":["\"only \" + string(size(object.spec.access.admins.users)) + \" admin(s)\""],"type":"string"}}}},"exceptions":{"title":"exceptions","description":"Objects excepted, each with a reason, an approver and an end date.","examples":[[{"key":"project/legacy-tools","reason":"single maintainer","expires":"2026-09-30","approvedBy":"security-team"}]],"type":"array","items":{"description":"An object the policy does not apply to, for a while.","examples":[{"key":"project/legacy-tools","reason":"single maintainer until the handover","expires":"2026-09-30","approvedBy":"security-team"}],"additionalProperties":false,"type":"object","required":["key","reason","expires","approvedBy"],"properties":{"key":{"title":"key","minLength":1,"description":"The object key (project/tf-a, project/tf-a/repo/tools, user/jdoe) or a key glob: * within a segment, ** across.","examples":["project/legacy-*"],"type":"string"},"rules":{"title":"rules","minItems":1,"description":"Only these rules are excepted (default: every rule of the policy).","examples":[["two-admins"]],"type":"array","items":{"pattern":"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$","patternErrorMessage":"must be a name: lower-case letters, digits, '-', '.' (at most 63)","type":"string"}},"reason":{"title":"reason","minLength":1,"description":"Why the exception is granted.","examples":["single maintainer until the handover in Q3"],"type":"string"},"expires":{"title":"expires","pattern":"^\\d{4}-\\d{2}-\\d{2}$","patternErrorMessage":"must be a date, YYYY-MM-DD","description":"The last day the exception counts (UTC). Expired exceptions stop counting; one that expires within 14 days is a warning.","examples":["2026-09-30"],"type":"string"},"approvedBy":{"title":"approvedBy","minLength":1,"description":"Who approved the exception.","examples":["security-team"],"type":"string"}}}}}}}};
 const pattern146 = new RegExp("^\\d{4}-\\d{2}-\\d{2}$", "u");
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -18253,10 +18253,11 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data9.params !== undefined){
-let data50 = data9.params;
-if(!(data50 && typeof data50 == "object" && !Array.isArray(data50))){
-const err114 = {instancePath:instancePath+"/spec/params",schemaPath:"#/properties/spec/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.params.type,parentSchema:schema37.properties.spec.properties.params,data:data50};
+if(data9.rules !== undefined){
+let data50 = data9.rules;
+if(Array.isArray(data50)){
+if(data50.length < 1){
+const err114 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.rules,data:data50};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -18265,12 +18266,12 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data9.rules !== undefined){
-let data51 = data9.rules;
-if(Array.isArray(data51)){
-if(data51.length < 1){
-const err115 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.rules,data:data51};
+const len11 = data50.length;
+for(let i11=0; i11<len11; i11++){
+let data51 = data50[i11];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.name === undefined){
+const err115 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data51};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -18279,12 +18280,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-const len11 = data51.length;
-for(let i11=0; i11<len11; i11++){
-let data52 = data51[i11];
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-if(data52.name === undefined){
-const err116 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+if(data51.expression === undefined){
+const err116 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "expression"},message:"must have required property '"+"expression"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data51};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -18293,8 +18290,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data52.expression === undefined){
-const err117 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/required",keyword:"required",params:{missingProperty: "expression"},message:"must have required property '"+"expression"+"'",schema:schema37.properties.spec.properties.rules.items.required,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+for(const key19 in data51){
+if(!((((key19 === "name") || (key19 === "expression")) || (key19 === "message")) || (key19 === "messageExpression"))){
+const err117 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.rules.items,data:data51};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -18303,9 +18301,12 @@ vErrors.push(err117);
 }
 errors++;
 }
-for(const key19 in data52){
-if(!((((key19 === "name") || (key19 === "expression")) || (key19 === "message")) || (key19 === "messageExpression"))){
-const err118 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+}
+if(data51.name !== undefined){
+let data52 = data51.name;
+if(typeof data52 === "string"){
+if(!pattern65.test(data52)){
+const err118 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data52};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -18315,11 +18316,8 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data52.name !== undefined){
-let data53 = data52.name;
-if(typeof data53 === "string"){
-if(!pattern65.test(data53)){
-const err119 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data53};
+else {
+const err119 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.name.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data52};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -18329,8 +18327,11 @@ vErrors.push(err119);
 errors++;
 }
 }
-else {
-const err120 = {instancePath:instancePath+"/spec/rules/" + i11+"/name",schemaPath:"#/properties/spec/properties/rules/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.name.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.name,data:data53};
+if(data51.expression !== undefined){
+let data53 = data51.expression;
+if(typeof data53 === "string"){
+if(func2(data53) < 1){
+const err120 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data53};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -18340,11 +18341,8 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data52.expression !== undefined){
-let data54 = data52.expression;
-if(typeof data54 === "string"){
-if(func2(data54) < 1){
-const err121 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data54};
+else {
+const err121 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.expression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data53};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -18354,8 +18352,11 @@ vErrors.push(err121);
 errors++;
 }
 }
-else {
-const err122 = {instancePath:instancePath+"/spec/rules/" + i11+"/expression",schemaPath:"#/properties/spec/properties/rules/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.expression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.expression,data:data54};
+if(data51.message !== undefined){
+let data54 = data51.message;
+if(typeof data54 === "string"){
+if(func2(data54) < 1){
+const err122 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data54};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -18365,11 +18366,8 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data52.message !== undefined){
-let data55 = data52.message;
-if(typeof data55 === "string"){
-if(func2(data55) < 1){
-const err123 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data55};
+else {
+const err123 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.message.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data54};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -18379,8 +18377,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-else {
-const err124 = {instancePath:instancePath+"/spec/rules/" + i11+"/message",schemaPath:"#/properties/spec/properties/rules/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.message.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.message,data:data55};
+if(data51.messageExpression !== undefined){
+let data55 = data51.messageExpression;
+if(typeof data55 === "string"){
+if(func2(data55) < 1){
+const err124 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data55};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -18390,11 +18391,8 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data52.messageExpression !== undefined){
-let data56 = data52.messageExpression;
-if(typeof data56 === "string"){
-if(func2(data56) < 1){
-const err125 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data56};
+else {
+const err125 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.messageExpression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data55};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -18404,8 +18402,9 @@ vErrors.push(err125);
 errors++;
 }
 }
+}
 else {
-const err126 = {instancePath:instancePath+"/spec/rules/" + i11+"/messageExpression",schemaPath:"#/properties/spec/properties/rules/items/properties/messageExpression/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.rules.items.properties.messageExpression.type,parentSchema:schema37.properties.spec.properties.rules.items.properties.messageExpression,data:data56};
+const err126 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.rules.items,data:data51};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -18417,7 +18416,7 @@ errors++;
 }
 }
 else {
-const err127 = {instancePath:instancePath+"/spec/rules/" + i11,schemaPath:"#/properties/spec/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.rules.items,data:data52};
+const err127 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.rules.type,parentSchema:schema37.properties.spec.properties.rules,data:data50};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -18427,9 +18426,15 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-else {
-const err128 = {instancePath:instancePath+"/spec/rules",schemaPath:"#/properties/spec/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.rules.type,parentSchema:schema37.properties.spec.properties.rules,data:data51};
+if(data9.exceptions !== undefined){
+let data56 = data9.exceptions;
+if(Array.isArray(data56)){
+const len12 = data56.length;
+for(let i12=0; i12<len12; i12++){
+let data57 = data56[i12];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.key === undefined){
+const err128 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -18438,16 +18443,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-if(data9.exceptions !== undefined){
-let data57 = data9.exceptions;
-if(Array.isArray(data57)){
-const len12 = data57.length;
-for(let i12=0; i12<len12; i12++){
-let data58 = data57[i12];
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-if(data58.key === undefined){
-const err129 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(data57.reason === undefined){
+const err129 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -18456,8 +18453,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data58.reason === undefined){
-const err130 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(data57.expires === undefined){
+const err130 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -18466,8 +18463,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data58.expires === undefined){
-const err131 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+if(data57.approvedBy === undefined){
+const err131 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "approvedBy"},message:"must have required property '"+"approvedBy"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -18476,8 +18473,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(data58.approvedBy === undefined){
-const err132 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/required",keyword:"required",params:{missingProperty: "approvedBy"},message:"must have required property '"+"approvedBy"+"'",schema:schema37.properties.spec.properties.exceptions.items.required,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+for(const key20 in data57){
+if(!(((((key20 === "key") || (key20 === "rules")) || (key20 === "reason")) || (key20 === "expires")) || (key20 === "approvedBy"))){
+const err132 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -18486,9 +18484,12 @@ vErrors.push(err132);
 }
 errors++;
 }
-for(const key20 in data58){
-if(!(((((key20 === "key") || (key20 === "rules")) || (key20 === "reason")) || (key20 === "expires")) || (key20 === "approvedBy"))){
-const err133 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+}
+if(data57.key !== undefined){
+let data58 = data57.key;
+if(typeof data58 === "string"){
+if(func2(data58) < 1){
+const err133 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data58};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -18498,11 +18499,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data58.key !== undefined){
-let data59 = data58.key;
-if(typeof data59 === "string"){
-if(func2(data59) < 1){
-const err134 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data59};
+else {
+const err134 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.key.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data58};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -18512,8 +18510,11 @@ vErrors.push(err134);
 errors++;
 }
 }
-else {
-const err135 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/key",schemaPath:"#/properties/spec/properties/exceptions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.key.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.key,data:data59};
+if(data57.rules !== undefined){
+let data59 = data57.rules;
+if(Array.isArray(data59)){
+if(data59.length < 1){
+const err135 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data59};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -18522,12 +18523,12 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data58.rules !== undefined){
-let data60 = data58.rules;
-if(Array.isArray(data60)){
-if(data60.length < 1){
-const err136 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data60};
+const len13 = data59.length;
+for(let i13=0; i13<len13; i13++){
+let data60 = data59[i13];
+if(typeof data60 === "string"){
+if(!pattern65.test(data60)){
+const err136 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data60};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -18536,12 +18537,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-const len13 = data60.length;
-for(let i13=0; i13<len13; i13++){
-let data61 = data60[i13];
-if(typeof data61 === "string"){
-if(!pattern65.test(data61)){
-const err137 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data61};
+}
+else {
+const err137 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data60};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -18551,8 +18549,9 @@ vErrors.push(err137);
 errors++;
 }
 }
+}
 else {
-const err138 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules/" + i13,schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules.items,data:data61};
+const err138 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data59};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -18562,9 +18561,11 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/rules",schemaPath:"#/properties/spec/properties/exceptions/items/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.items.properties.rules.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.rules,data:data60};
+if(data57.reason !== undefined){
+let data61 = data57.reason;
+if(typeof data61 === "string"){
+if(func2(data61) < 1){
+const err139 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data61};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -18574,11 +18575,8 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data58.reason !== undefined){
-let data62 = data58.reason;
-if(typeof data62 === "string"){
-if(func2(data62) < 1){
-const err140 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data62};
+else {
+const err140 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.reason.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data61};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -18588,8 +18586,11 @@ vErrors.push(err140);
 errors++;
 }
 }
-else {
-const err141 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/reason",schemaPath:"#/properties/spec/properties/exceptions/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.reason.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.reason,data:data62};
+if(data57.expires !== undefined){
+let data62 = data57.expires;
+if(typeof data62 === "string"){
+if(!pattern146.test(data62)){
+const err141 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data62};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -18599,11 +18600,8 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data58.expires !== undefined){
-let data63 = data58.expires;
-if(typeof data63 === "string"){
-if(!pattern146.test(data63)){
-const err142 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}$"+"\"",schema:"^\\d{4}-\\d{2}-\\d{2}$",parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data63};
+else {
+const err142 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.expires.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data62};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -18613,8 +18611,11 @@ vErrors.push(err142);
 errors++;
 }
 }
-else {
-const err143 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/expires",schemaPath:"#/properties/spec/properties/exceptions/items/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.expires.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.expires,data:data63};
+if(data57.approvedBy !== undefined){
+let data63 = data57.approvedBy;
+if(typeof data63 === "string"){
+if(func2(data63) < 1){
+const err143 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data63};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -18624,11 +18625,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data58.approvedBy !== undefined){
-let data64 = data58.approvedBy;
-if(typeof data64 === "string"){
-if(func2(data64) < 1){
-const err144 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data64};
+else {
+const err144 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data63};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -18638,8 +18636,9 @@ vErrors.push(err144);
 errors++;
 }
 }
+}
 else {
-const err145 = {instancePath:instancePath+"/spec/exceptions/" + i12+"/approvedBy",schemaPath:"#/properties/spec/properties/exceptions/items/properties/approvedBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy.type,parentSchema:schema37.properties.spec.properties.exceptions.items.properties.approvedBy,data:data64};
+const err145 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.exceptions.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data57};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -18651,7 +18650,7 @@ errors++;
 }
 }
 else {
-const err146 = {instancePath:instancePath+"/spec/exceptions/" + i12,schemaPath:"#/properties/spec/properties/exceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.properties.exceptions.items.type,parentSchema:schema37.properties.spec.properties.exceptions.items,data:data58};
+const err146 = {instancePath:instancePath+"/spec/exceptions",schemaPath:"#/properties/spec/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.type,parentSchema:schema37.properties.spec.properties.exceptions,data:data56};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -18663,7 +18662,7 @@ errors++;
 }
 }
 else {
-const err147 = {instancePath:instancePath+"/spec/exceptions",schemaPath:"#/properties/spec/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.spec.properties.exceptions.type,parentSchema:schema37.properties.spec.properties.exceptions,data:data57};
+const err147 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.type,parentSchema:schema37.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -18675,24 +18674,12 @@ errors++;
 }
 }
 else {
-const err148 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.type,parentSchema:schema37.properties.spec,data:data9};
+const err148 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err148];
 }
 else {
 vErrors.push(err148);
-}
-errors++;
-}
-}
-}
-else {
-const err149 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
 }
 errors++;
 }

@@ -10,7 +10,7 @@ import { formatPath, makeDiagnostic } from "../manifest/diagnostics.js";
 import { didYouMean } from "../manifest/hints.js";
 import type { FieldPath } from "../manifest/positions.js";
 import type { Diagnostic } from "../manifest/types.js";
-import { costOf } from "./cost.js";
+import { constantCost, costOf } from "./cost.js";
 import { checkEnv, evaluationEnv, fieldNames } from "./env.js";
 import { exceptionDiagnostics, exceptionInfo } from "./exceptions.js";
 import { caret, diskText, locateOffset, type TextOf } from "./position.js";
@@ -97,6 +97,18 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
   const scope = spec.scope ?? "object";
   const kind = spec.select.kind;
   const params = spec.params ?? {};
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    out.push(
+      makeDiagnostic(
+        "error",
+        "policy-params",
+        doc.handle.at(["spec", "params"], "value"),
+        "params must be a mapping (name: value)",
+        where,
+      ),
+    );
+    return undefined;
+  }
   (spec.bindings ?? []).forEach((b, i) => {
     if (b.select.kind !== kind)
       out.push(
@@ -154,6 +166,7 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
       check: check.run,
       message: msg ? (vars) => String(msg.run(vars)) : () => fixed,
       cost: check.cost,
+      ...(constantCost(check.cost) ? { fixedCost: check.cost({ list: 0, users: 0 }) } : {}),
     });
   });
   const exceptions = (spec.exceptions ?? []).map((e, i) =>

@@ -12,7 +12,7 @@ import {
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
-import { constantCost, largestList, type CostSizes } from "./cost.js";
+import { largestList, type CostSizes } from "./cost.js";
 import { exceptionFor } from "./exceptions.js";
 import { runRule } from "./run.js";
 import { dynView } from "./shape.js";
@@ -54,9 +54,7 @@ function check(
 ): void {
   const enforcement = enforcementFor(policy, s.target);
   for (const rule of policy.rules) {
-    const outcome = runRule(rule, s.vars(), () =>
-      constantCost(rule.cost) ? { list: 0, users: 0 } : sizes(),
-    );
+    const outcome = runRule(rule, s.vars(), sizes);
     if (outcome.pass) continue;
     const v: Violation = {
       policy: policy.name,
@@ -106,9 +104,10 @@ export function evaluateObjects(
   const diagnostics: Diagnostic[] = [];
   if (policies.length === 0) return { violations, diagnostics };
   const targets = policyTargets(docs, opts.organization);
+  // A Map: the library's `in` on a plain object lists its keys (10,000 users: 1.8 ms a test).
   const users = memo(() => {
-    const m: Record<string, unknown> = {};
-    for (const t of targets.User) m[t.target.name] ??= t.object();
+    const m = new Map<string, unknown>();
+    for (const t of targets.User) if (!m.has(t.target.name)) m.set(t.target.name, t.object());
     return m;
   });
   const userCount = targets.User.length;

@@ -26,7 +26,7 @@ export function runRule(
     message: `could not evaluate: ${why}`,
     evaluationError: why,
   });
-  const cost = rule.cost(sizes());
+  const cost = rule.fixedCost ?? rule.cost(sizes());
   if (cost > COST_LIMIT)
     return fail(
       `rule ${rule.name} exceeds the evaluation cost limit (${cost.toLocaleString("en-US")} > ${COST_LIMIT.toLocaleString("en-US")} steps)`,

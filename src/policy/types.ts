@@ -35,6 +35,8 @@ export interface CompiledRule {
   readonly message: (vars: Record<string, unknown>) => string;
   /** Upper bound of the evaluation's cost for the input's sizes (cost.ts). */
   readonly cost: (sizes: CostSizes) => number;
+  /** The cost when it does not depend on the input (no comprehension): measured once. */
+  readonly fixedCost?: number;
 }
 
 /** A `kind: Policy` document, compiled. */

@@ -41,13 +41,18 @@ describe("phctl validate", () => {
   it("accepts the examples: exit 0 and a clean summary", async () => {
     const r = await phctl(["validate", "examples/"]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("0 errors, 0 warnings in 8 files\n");
+    // The starter policies (examples/policies) warn: each example project has one admin.
+    expect(r.stdout).toBe(
+      "examples/projects/ci-tools.yaml:3:1 warning: Project project/ci-tools: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\nexamples/projects/mbed-tls.yaml:3:1 warning: Project project/mbed-tls: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\nexamples/projects/trusted-firmware-a.yaml:2:1 warning: Project project/trusted-firmware-a: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\n0 errors, 0 warnings in 11 files; policy: 0 denied, 3 warnings\n",
+    );
     expect(r.code).toBe(0);
   });
 
   it("validates the current directory by default", async () => {
     const r = await phctl(["validate"], join(ROOT, "examples"));
-    expect(r.stdout).toBe("0 errors, 0 warnings in 8 files\n");
+    expect(r.stdout).toBe(
+      "projects/ci-tools.yaml:3:1 warning: Project project/ci-tools: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\nprojects/mbed-tls.yaml:3:1 warning: Project project/mbed-tls: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\nprojects/trusted-firmware-a.yaml:2:1 warning: Project project/trusted-firmware-a: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required\n0 errors, 0 warnings in 11 files; policy: 0 denied, 3 warnings\n",
+    );
     expect(r.code).toBe(0);
   });
 
@@ -75,7 +80,7 @@ describe("phctl validate", () => {
     expect(r.stdout.trim().split("\n")).toEqual([
       "two.yaml:4:78 warning: User jdoe: spec.services.irc: irc accounts are deprecated by the service (API 2026-02); they still work",
       "two.yaml:9:9 Team t: spec.memebrs is not a known field (did you mean members?)",
-      'two.yaml:12:7 unknown kind "Projct"; expected one of Organization, User, Team, Project (did you mean Project?)',
+      'two.yaml:12:7 unknown kind "Projct"; expected one of Organization, User, Team, Project, Defaults, Policy (did you mean Project?)',
       "2 errors, 1 warning in 1 file",
     ]);
   });
@@ -84,7 +89,12 @@ describe("phctl validate", () => {
     const r = await phctl(["validate", TYPO, "--format", "json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { diagnostics: unknown[]; summary: unknown };
-    expect(out.summary).toEqual({ errors: 1, warnings: 0, files: 1 });
+    expect(out.summary).toEqual({
+      errors: 1,
+      warnings: 0,
+      files: 1,
+      policy: { denied: 0, warnings: 0, excepted: 0 },
+    });
     expect(out.diagnostics).toEqual([
       {
         severity: "error",
@@ -183,7 +193,7 @@ describe("phctl schema", () => {
     const r = await phctl(["schema", "projct"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, plan, api-profile, openapi (did you mean project?)\n",
+      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, defaults, policy, plan, api-profile, openapi (did you mean project?)\n",
     );
   });
 });

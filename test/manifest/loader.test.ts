@@ -24,7 +24,7 @@ describe("the examples", () => {
   it("validate cleanly into the documented state", async () => {
     const r = await loadManifests([EXAMPLES]);
     expect(r.diagnostics).toEqual([]);
-    expect(r.files).toHaveLength(8);
+    expect(r.files).toHaveLength(11);
     const s = r.state!;
     expect(s.config).toMatchObject({
       organization: "acme",

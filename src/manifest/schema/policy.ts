@@ -62,7 +62,9 @@ export const PolicyRule = Strict(
 export const PolicyBinding = Strict(
   {
     select: { ...SelectorSchema, title: "select" },
-    enforcement: enforcement("The enforcement for the objects this selector chooses."),
+    enforcement: enforcement(
+      "deny or warn: the enforcement for the objects this selector chooses.",
+    ),
   },
   about(
     "An enforcement for some of the selected objects (the first binding that selects an object wins; the policy's own enforcement otherwise).",
@@ -144,10 +146,12 @@ export const PolicySpec = Strict(
     ),
     params: Type.Optional(
       Type.Unsafe<Record<string, unknown>>({
-        type: "object",
-        ...about("Values the rules read as `params` (a rule that reads another is an error).", {
-          minAdmins: 2,
-        }),
+        ...about(
+          "Values the rules read as `params`, a mapping (a rule that reads another is an error).",
+          {
+            minAdmins: 2,
+          },
+        ),
       }),
     ),
     rules: Type.Array(PolicyRule, {

@@ -1,0 +1,111 @@
+/**
+ * Policies end to end with the built CLI (`npm run build` first): `validate` prints violations
+ * and exits 1 on a denial, 0 on warnings; a type error in a rule is one line at its
+ * file:line:col with a caret; `phctl policy test` passes on the starter library and names
+ * the case and rule of a failed expectation. No server: none of these touch the network.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { phctl } from "../helpers/cli.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const tmp = mkdtempSync(join(tmpdir(), "phctl-policy-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const env = { PHCTL_NOW: "2026-06-01" };
+
+function config(name: string, files: Record<string, string>): string {
+  const dir = join(tmp, name);
+  cpSync(join(ROOT, "examples"), dir, { recursive: true });
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+  return dir;
+}
+
+const LICENSES = `apiVersion: phctl/v1
+kind: Policy
+metadata: { name: licensed }
+spec:
+  select: { kind: Project }
+  enforcement: warn
+  bindings:
+    - select: { kind: Project, names: [trusted-firmware-a] }
+      enforcement: deny
+  rules:
+    - name: two-licenses
+      expression: size(object.spec.licenses) >= 2
+      message: needs two licenses
+`;
+
+describe("phctl validate with policies", () => {
+  it("the examples validate with warnings only (exit 0)", async () => {
+    const r = await phctl(["validate", "examples"], env, ROOT);
+    expect(r.stdout).toContain(
+      "examples/projects/ci-tools.yaml:3:1 warning: Project project/ci-tools: policy two-admins, rule two-admins: has 1 admin(s); at least 2 are required",
+    );
+    expect(r.stdout).toMatch(/policy: 0 denied, 3 warnings\n$/);
+    expect(r.code).toBe(0);
+  });
+
+  it("a denial prints every violation and exits 1; warnings print beside it", async () => {
+    const dir = config("deny", { "policies/licensed.yaml": LICENSES });
+    const r = await phctl(["validate", "."], env, dir);
+    expect(r.stdout).toContain(
+      "projects/trusted-firmware-a.yaml:2:1 denied: Project project/trusted-firmware-a: policy licensed, rule two-licenses: needs two licenses",
+    );
+    expect(r.stdout).toContain(
+      "projects/ci-tools.yaml:3:1 warning: Project project/ci-tools: policy licensed, rule two-licenses: needs two licenses",
+    );
+    expect(r.code).toBe(1);
+    const json = await phctl(["validate", ".", "--format", "json"], env, dir);
+    const out = JSON.parse(json.stdout) as { summary: { policy: unknown }; violations: unknown[] };
+    expect(out.summary.policy).toEqual({ denied: 1, warnings: 4, excepted: 0 });
+    const gh = await phctl(["validate", ".", "--format", "github"], env, dir);
+    expect(gh.stdout).toContain(
+      "::error file=projects/trusted-firmware-a.yaml,line=2,col=1,title=policy licensed::Project project/trusted-firmware-a: policy licensed, rule two-licenses: needs two licenses",
+    );
+  });
+
+  it("a misspelled field in a rule is an error at its line with a caret (exit 1)", async () => {
+    const dir = config("typo", {
+      "policies/licensed.yaml": LICENSES.replace("object.spec.licenses", "object.spec.licences"),
+    });
+    const r = await phctl(["validate", "."], env, dir);
+    expect(r.stdout).toContain(
+      `policies/licensed.yaml:12:36 Policy licensed: rule two-licenses: expression: No such key: licences (did you mean licenses?)\n    size(object.spec.licences) >= 2\n${" ".repeat(21)}^^^^^^^^\n`,
+    );
+    expect(r.code).toBe(1);
+  });
+});
+
+describe("phctl policy test", () => {
+  it("passes on the starter library", async () => {
+    const r = await phctl(["policy", "test", "examples/policies"], env, ROOT);
+    expect(r.stdout).toMatch(/6 policies, \d+ cases, 0 failed expectation\(s\)\n$/);
+    expect(r.code).toBe(0);
+  });
+
+  it("names the case file:line and the rule of a failed expectation (exit 1)", async () => {
+    const dir = join(tmp, "cases");
+    cpSync(join(ROOT, "examples/policies"), dir, { recursive: true });
+    writeFileSync(
+      join(dir, "wrong.policytest.yaml"),
+      `cases:
+  - name: expects the wrong thing
+    object:
+      apiVersion: phctl/v1
+      kind: Project
+      metadata: { name: open }
+      spec: { title: Open, visibility: public }
+    expect: { public-has-license: allow }
+`,
+    );
+    const r = await phctl(["policy", "test", dir], env, ROOT);
+    expect(r.stdout).toContain(
+      `cases/wrong.policytest.yaml:2:5 FAIL case "expects the wrong thing": rule public-has-license: expected allow, got deny (project/open: a public project needs at least one license (spec.licenses))\n`,
+    );
+    expect(r.stdout).toMatch(/6 policies, \d+ cases, 1 failed expectation\(s\)\n$/);
+    expect(r.code).toBe(1);
+  });
+});
