@@ -14,7 +14,7 @@ export interface DriftCounts {
   byKind: Record<string, Partial<Record<Action, number>>>;
   /** Live objects no manifest declares (never touched, not drift). */
   unmanaged: number;
-  /** Violations of the organization's policies, by enforcement (not drift either; waived ones not counted). */
+  /** Violations of the organization's policies, by enforcement (not drift either; excepted ones not counted). */
   policy: { deny: number; warn: number };
 }
 

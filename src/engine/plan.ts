@@ -174,7 +174,7 @@ export const PolicyViolation = Type.Object(
         {
           additionalProperties: false,
           description:
-            "the exception that waives this violation: it is shown and counts for nothing",
+            "the exception that covers this violation: it is shown (excepted) and counts for nothing",
         },
       ),
     ),
@@ -292,14 +292,14 @@ export const Plan = Type.Object(
 );
 export type Plan = Static<typeof Plan>;
 
-/** Deny and warn counts of a plan's violations; those an exception waives count apart. */
+/** Deny and warn counts of a plan's violations; those an exception covers count apart. */
 export function policyCounts(vs: readonly PolicyViolation[]): {
   deny: number;
   warn: number;
-  waived: number;
+  excepted: number;
 } {
-  const c = { deny: 0, warn: 0, waived: 0 };
-  for (const v of vs) c[v.exception ? "waived" : v.enforcement]++;
+  const c = { deny: 0, warn: 0, excepted: 0 };
+  for (const v of vs) c[v.exception ? "excepted" : v.enforcement]++;
   return c;
 }
 

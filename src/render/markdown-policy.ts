@@ -26,7 +26,7 @@ function violationItem(v: PolicyViolation, artifact: string) {
   const src = formatSource(v.source);
   const note = subjectNote(v);
   const exception = exceptionNote(v);
-  const mark = { deny: "**deny**", warn: "warn", waived: "waived" }[verdictOf(v)];
+  const mark = { deny: "**deny**", warn: "warn", excepted: "excepted" }[verdictOf(v)];
   const rule = `${codeSpan(shorten(v.policy, 80))}/${codeSpan(shorten(v.rule, 80))}`;
   return {
     text: [

@@ -7,17 +7,17 @@
 import { policyCounts, type PolicyExceptionChanges, type PolicyViolation } from "../engine/plan.js";
 import { plural } from "./style.js";
 
-/** How a violation counts: denied, a warning, or waived by an exception (counts for nothing). */
-export function verdictOf(v: PolicyViolation): "deny" | "warn" | "waived" {
-  return v.exception ? "waived" : v.enforcement;
+/** How a violation counts: denied, a warning, or excepted (an exception covers it: counts for nothing). */
+export function verdictOf(v: PolicyViolation): "deny" | "warn" | "excepted" {
+  return v.exception ? "excepted" : v.enforcement;
 }
 
 /**
- * Denials first, then warnings, then what exceptions waive; by key, policy and rule within
+ * Denials first, then warnings, then what exceptions cover; by key, policy and rule within
  * each (a stable order for reviewers and goldens).
  */
 export function sortViolations(vs: readonly PolicyViolation[]): PolicyViolation[] {
-  const ranks = { deny: 0, warn: 1, waived: 2 };
+  const ranks = { deny: 0, warn: 1, excepted: 2 };
   const rank = (v: PolicyViolation) => ranks[verdictOf(v)];
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...vs].sort(
@@ -30,11 +30,11 @@ export function sortViolations(vs: readonly PolicyViolation[]): PolicyViolation[
   );
 }
 
-/** `1 denied, 2 warnings` (`, 1 waived by an exception` when any is). */
+/** `1 denied, 2 warnings` (`, 1 excepted` when an exception covers any), as validate says it. */
 export function policyCountWords(vs: readonly PolicyViolation[]): string {
   const c = policyCounts(vs);
-  const waived = c.waived > 0 ? `, ${c.waived.toLocaleString("en-US")} waived by an exception` : "";
-  return `${c.deny.toLocaleString("en-US")} denied, ${plural(c.warn, "warning")}${waived}`;
+  const excepted = c.excepted > 0 ? `, ${c.excepted.toLocaleString("en-US")} excepted` : "";
+  return `${c.deny.toLocaleString("en-US")} denied, ${plural(c.warn, "warning")}${excepted}`;
 }
 
 /** `policy two-admins, rule at-least-two`. */
@@ -53,14 +53,14 @@ export function subjectNote(v: PolicyViolation): string {
 }
 
 /**
- * `waived until 2026-12-01 (approved by alice: migration)`, "… — expires within 14 days"
+ * `excepted until 2026-12-01 (migration; approved by alice)`, "… — expires within 14 days"
  * when it soon stops counting; "" without an exception.
  */
 export function exceptionNote(v: PolicyViolation): string {
   const x = v.exception;
   if (!x) return "";
   const soon = x.status === "expiring" ? " — expires within 14 days" : "";
-  return `waived until ${x.expires} (approved by ${x.approvedBy}: ${x.reason})${soon}`;
+  return `excepted until ${x.expires} (${x.reason}; approved by ${x.approvedBy})${soon}`;
 }
 
 /**

@@ -39,9 +39,9 @@ export function violationFinding(v: PolicyViolation): Finding {
   return {
     ruleId: `policy/${v.policy}/${v.rule}`,
     ruleText: `rule ${v.rule} of the organization's policy ${v.policy}`,
-    // A waived violation is a note: code scanning shows it without failing the check.
+    // An excepted violation is a note: code scanning shows it without failing the check.
     level: v.exception ? "note" : v.enforcement === "deny" ? "error" : "warning",
-    message: `${v.key}: ${v.message}${v.exception ? ` (waived until ${v.exception.expires} by an exception approved by ${v.exception.approvedBy}: ${v.exception.reason})` : ""}`,
+    message: `${v.key}: ${v.message}${v.exception ? ` (excepted until ${v.exception.expires}: ${v.exception.reason}; approved by ${v.exception.approvedBy})` : ""}`,
     file: v.source?.file,
     line: v.source?.line,
     column: v.source?.column,

@@ -80,12 +80,12 @@ describe("policy results in the renderers", () => {
     expectGolden("plan/policy.txt", text);
     const deny = text.indexOf("deny  project/tf-a/repo/old (delete)  projects/tf-a.yaml:40");
     expect(deny).toBeGreaterThan(0);
-    expect(text.indexOf("waived  user/Alice")).toBeGreaterThan(deny);
+    expect(text.indexOf("excepted  user/Alice")).toBeGreaterThan(deny);
     expect(text).toContain(
-      "waived until 2026-12-01 (approved by bob: migration from the old directory) — expires within 14 days",
+      "excepted until 2026-12-01 (migration from the old directory; approved by bob) — expires within 14 days",
     );
     expect(text).toContain("deny  user/ci-bot (live, not managed)");
-    expect(text).toContain("\nPolicy: 2 denied, 0 warnings, 1 waived by an exception.\n");
+    expect(text).toContain("\nPolicy: 2 denied, 0 warnings, 1 excepted.\n");
   });
 
   it("text: nothing about policies when the plan breaks no rule", () => {
@@ -97,12 +97,12 @@ describe("policy results in the renderers", () => {
     expectGolden("plan/policy.md", md);
     const verdict = md.split("\n")[0];
     expect(verdict).toContain(
-      "· policy: 2 denied, 0 warnings, 1 waived by an exception · adds 1 policy exception · acme · plan",
+      "· policy: 2 denied, 0 warnings, 1 excepted · adds 1 policy exception · acme · plan",
     );
     const callout = md.indexOf("**This pull request adds 1 policy exception**");
     const destructive = md.indexOf("#### Destructive changes");
     const policy = md.indexOf(
-      "#### Policy violations — 2 denied, 0 warnings, 1 waived by an exception",
+      "#### Policy violations — 2 denied, 0 warnings, 1 excepted",
     );
     const table = md.indexOf("| project | kind |");
     expect(callout).toBeGreaterThan(0);
