@@ -151,7 +151,8 @@ export function planViolations(
   const out = p.objects.filter((v) => keep(v.key)).map((v) => planViolation(v));
   if (p.policies.length === 0) return out;
   // Entry by entry: a violation names the action of the entry that broke the rule.
-  for (const e of plan.entries)
+  const changeRules = p.policies.some((x) => x.scope === "change");
+  for (const e of changeRules ? plan.entries : [])
     for (const v of evaluateChanges(p.policies, [changeInput(e, index, org)], p.now).violations)
       out.push({ ...planViolation(v), action: e.action });
   if (p.live) {
