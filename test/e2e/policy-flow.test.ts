@@ -198,6 +198,7 @@ describe("warnings keep the exit codes", () => {
     const before = t.server.requestLog.length;
     const apply = await phctl(["apply", "config", "--auto-approve", "--allow-delete"], env(), dir);
     expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toContain("warn  project/alpha/repo/old (delete)");
     expect(writesSince(before).map((e) => e.method)).toContain("DELETE");
     const after = await phctl(["plan", "config", "--detailed-exitcode"], env(), dir);
     expect(after.code, after.stdout).toBe(0);
