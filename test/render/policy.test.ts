@@ -101,9 +101,7 @@ describe("policy results in the renderers", () => {
     );
     const callout = md.indexOf("**This pull request adds 1 policy exception**");
     const destructive = md.indexOf("#### Destructive changes");
-    const policy = md.indexOf(
-      "#### Policy violations — 2 denied, 0 warnings, 1 excepted",
-    );
+    const policy = md.indexOf("#### Policy violations — 2 denied, 0 warnings, 1 excepted");
     const table = md.indexOf("| project | kind |");
     expect(callout).toBeGreaterThan(0);
     expect(callout).toBeLessThan(destructive);
