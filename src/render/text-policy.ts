@@ -1,7 +1,7 @@
 /**
  * The policy verdict in the terminal (plan, apply, drift): every violation — denials first —
- * with its key, where it is declared, the policy and rule, and the message; then a count
- * line under the plan's summary. Pure.
+ * with its key, where it is declared, the policy and rule, and the message, under a
+ * heading that counts them; shown after the plan's summary. Pure.
  */
 import type { Plan, PolicyViolation } from "../engine/plan.js";
 import {
@@ -53,9 +53,4 @@ export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): s
   for (const v of sortViolations(plan.violations)) out.push(...violationLines(v, style, width));
   out.push("");
   return out;
-}
-
-/** `Policy: 1 denied, 0 warnings.` under the summary; "" without violations. */
-export function policySummary(plan: Plan): string {
-  return plan.violations.length > 0 ? `Policy: ${policyCountWords(plan.violations)}.` : "";
 }

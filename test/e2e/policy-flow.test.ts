@@ -109,7 +109,6 @@ describe("a deny change rule", () => {
     expect(r.stdout).toMatch(
       /deny {2}project\/alpha\/repo\/old \(delete\) {2}config\/projects\/alpha\.yaml:\d+\n {8}policy archive-before-delete, rule archived-first: delete project\/alpha\/repo\/old: archive it first\n/,
     );
-    expect(r.stdout).toContain("\nPolicy: 1 denied, 0 warnings.\n");
     // Live rules are drift's: the unmanaged project is not plan's business.
     expect(r.stdout).not.toContain("project/rogue (live");
     expect(r.stderr).toBe(
@@ -193,7 +192,7 @@ describe("warnings keep the exit codes", () => {
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stderr).toBe("");
     expect(plan.stdout).toContain("warn  project/alpha/repo/old (delete)");
-    expect(plan.stdout).toContain("\nPolicy: 0 denied, 1 warning.\n");
+    expect(plan.stdout).toContain("Policy violations (0 denied, 1 warning):");
 
     const before = t.server.requestLog.length;
     const apply = await phctl(["apply", "config", "--auto-approve", "--allow-delete"], env(), dir);

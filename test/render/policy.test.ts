@@ -75,7 +75,7 @@ function withPolicy(): Plan {
 }
 
 describe("policy results in the renderers", () => {
-  it("text: every violation, denials first, and a count line under the summary (golden)", () => {
+  it("text: every violation, denials first, counted, after the summary (golden)", () => {
     const text = renderText(withPolicy());
     expectGolden("plan/policy.txt", text);
     const deny = text.indexOf("deny  project/tf-a/repo/old (delete)  projects/tf-a.yaml:40");
@@ -85,7 +85,10 @@ describe("policy results in the renderers", () => {
       "excepted until 2026-12-01 (migration from the old directory; approved by bob) — expires within 14 days",
     );
     expect(text).toContain("deny  user/ci-bot (live, not managed)");
-    expect(text).toContain("\nPolicy: 2 denied, 0 warnings, 1 excepted.\n");
+    // After the summary, so that a plan still starts with its actions (or "No changes.").
+    expect(text.indexOf("Policy violations (2 denied, 0 warnings, 1 excepted):")).toBeGreaterThan(
+      text.indexOf("Plan: 1 to create"),
+    );
   });
 
   it("text: nothing about policies when the plan breaks no rule", () => {
