@@ -197,12 +197,12 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   });
   if (refusals.length > 0)
     throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
-  // The organization's policies: every violation shown; a denial stops here, nothing sent.
-  if (plan.violations.length > 0) {
-    if (json)
-      out(`${JSON.stringify({ event: "policy", violations: redactValue(plan.violations) })}\n`);
-    else if (policyCounts(plan.violations).deny > 0)
-      out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
+  // The organization's policies: a denial is shown (the plan with its violations) and stops
+  // here, nothing sent; warnings are shown with the plan below.
+  const policy = plan.violations.length > 0 ? { violations: redactValue(plan.violations) } : {};
+  if (policyCounts(plan.violations).deny > 0) {
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
+    else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
     refuseOnDenial(plan);
   }
   const graph = planGraph(entries);
@@ -215,14 +215,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     if (entries.length === 0) {
       out(
         json
-          ? `${JSON.stringify({ event: "plan", changes: 0 })}\n`
+          ? `${JSON.stringify({ event: "plan", changes: 0, ...policy })}\n`
           : previous && previous.inFlight.length > 0 && open.length === 0
             ? `No changes left: the ${plural(previous.inFlight.length, "queued job")} of the earlier apply completed. Live state matches the manifests.\n`
             : "No changes. Live state matches the manifests.\n",
       );
       return;
     }
-    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary })}\n`);
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
     else {
       out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
       out(
@@ -236,7 +236,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   // values); ask on a terminal, unless approved (or a reviewed saved plan).
   if (json)
     out(
-      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
+      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })), ...policy })}\n`,
     );
   else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
   if (

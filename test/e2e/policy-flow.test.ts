@@ -151,6 +151,14 @@ describe("a deny change rule", () => {
     );
     expect(t.server.requestLog.length).toBeGreaterThan(before);
     expect(writesSince(before)).toEqual([]);
+
+    // In CI (JSON lines): the plan event carries the violations, then the same refusal.
+    const ci = await phctl(["apply", "config", "--auto-approve", "--allow-delete"], { ...env(), CI: "true" }, dir); // prettier-ignore
+    expect(ci.code).toBe(1);
+    const [event] = ci.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Plan & { event: string }); // prettier-ignore
+    expect(event).toMatchObject({ event: "plan", delete: 1 });
+    expect(event.violations.map((v) => [v.enforcement, v.key])).toEqual([["deny", "project/alpha/repo/old"]]); // prettier-ignore
+    expect(writesSince(before)).toEqual([]);
   });
 });
 
