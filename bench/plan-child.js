@@ -9,12 +9,14 @@
 import { ApiClient } from "../dist/api/client.js";
 import { runPlanWithLive } from "../dist/engine/run-plan.js";
 import { loadManifests } from "../dist/manifest/load.js";
+import { planPoliciesOf } from "../dist/cli/plan-policies.js";
 
 const [dir, apiUrl, concurrency] = process.argv.slice(2);
 const cpuMs = (u) => (u.user + u.system) / 1000;
 const t0 = performance.now();
 const c0 = process.cpuUsage();
-const { state, diagnostics } = await loadManifests([dir]);
+const loaded = await loadManifests([dir]);
+const { state, diagnostics } = loaded;
 if (!state) {
   process.stderr.write(JSON.stringify(diagnostics.slice(0, 3)) + "\n");
   process.exit(1);
@@ -26,7 +28,9 @@ const api = new ApiClient({
   token: process.env.PHCTL_TOKEN,
   concurrency: Number(concurrency),
 });
-const { plan, diffCpuMs } = await runPlanWithLive({ api, state, apiUrl });
+// The organization's policies, as `phctl plan` checks them (none in most configs).
+const policies = planPoliciesOf(loaded);
+const { plan, diffCpuMs } = await runPlanWithLive({ api, state, apiUrl, policies });
 await api.close();
 const t2 = performance.now();
 process.stdout.write(
@@ -36,6 +40,8 @@ process.stdout.write(
     loadCpuMs,
     diffCpuMs,
     entries: plan.entries.length,
+    violations: plan.violations.length,
+    policies: policies.policies.length,
     stats: plan.stats,
     cpuMs: cpuMs(process.cpuUsage()),
     maxRssKB: process.resourceUsage().maxRSS,

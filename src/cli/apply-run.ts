@@ -18,8 +18,9 @@ import { checkRails } from "../engine/guards.js";
 import { isExecutable, nodeId } from "../engine/graph.js";
 import { Journal, settleJobs, type InFlightJob } from "../engine/journal.js";
 import { acquireLock } from "../engine/lock.js";
-import type { Plan, PlanEntry } from "../engine/plan.js";
+import { policyCounts, type Plan, type PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
+import type { PlanPolicies } from "../engine/policy-check.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { HumanReporter } from "../render/progress.js";
@@ -35,6 +36,7 @@ import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
 import { walk } from "./apply-walk.js";
 import { redactValue } from "../secrets.js";
+import { refuseOnDenial } from "./policy-verdict.js";
 
 export interface ApplyFlags {
   autoApprove?: boolean;
@@ -58,6 +60,8 @@ export interface ExecuteOptions {
   apiUrl: string;
   state: DesiredState;
   diagnostics: Diagnostic[];
+  /** The organization's policies: a denial stops the apply before anything is sent. */
+  policies?: PlanPolicies;
   saved: SavedPlanRun | undefined;
   /** `--reviewed`: the plan reviewed on the pull request; the fresh plan must match it. */
   reviewed?: ReviewedPlan | undefined;
@@ -142,6 +146,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
         apiUrl,
         diagnostics: x.diagnostics,
         facts,
+        ...(x.policies ? { policies: x.policies } : {}),
         ...(t.length > 0 ? { targets: t } : {}),
         ...(scope ? { scope } : {}),
       }),
@@ -192,6 +197,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   });
   if (refusals.length > 0)
     throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
+  // The organization's policies: a denial is shown (the plan with its violations) and stops
+  // here, nothing sent; warnings are shown with the plan below.
+  const policy = plan.violations.length > 0 ? { violations: redactValue(plan.violations) } : {};
+  if (policyCounts(plan.violations).deny > 0) {
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
+    else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
+    refuseOnDenial(plan);
+  }
   const graph = planGraph(entries);
   const notSent = entries.filter((e) => !isExecutable(e));
   x.human.notSent = notSent;
@@ -202,14 +215,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     if (entries.length === 0) {
       out(
         json
-          ? `${JSON.stringify({ event: "plan", changes: 0 })}\n`
+          ? `${JSON.stringify({ event: "plan", changes: 0, ...policy })}\n`
           : previous && previous.inFlight.length > 0 && open.length === 0
             ? `No changes left: the ${plural(previous.inFlight.length, "queued job")} of the earlier apply completed. Live state matches the manifests.\n`
             : "No changes. Live state matches the manifests.\n",
       );
       return;
     }
-    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary })}\n`);
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
     else {
       out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
       out(
@@ -223,7 +236,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   // values); ask on a terminal, unless approved (or a reviewed saved plan).
   if (json)
     out(
-      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })) })}\n`,
+      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })), ...policy })}\n`,
     );
   else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
   if (

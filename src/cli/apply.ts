@@ -206,7 +206,7 @@ async function applyWith(
   if (reviewed) result.planHash = reviewed.digest;
   const manifests = saved ? saved.paths : paths.length > 0 ? paths : ["."];
   if (saved?.note) process.stderr.write(`phctl: ${saved.note}\n`);
-  const { state, diagnostics, files } = await loadOrFail(manifests);
+  const { state, diagnostics, files, policies } = await loadOrFail(manifests);
   saved?.checkManifests(manifests, files, state);
 
   const json = global.json === true || process.env.CI === "true";
@@ -262,6 +262,7 @@ async function applyWith(
       apiUrl,
       state,
       diagnostics,
+      policies,
       saved,
       reviewed,
       result,

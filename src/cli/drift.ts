@@ -122,7 +122,8 @@ Examples:
         const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
         let run;
         try {
-          run = await makePlan(paths, cmd);
+          // Live rules too: every live object, managed or not.
+          run = await makePlan(paths, cmd, undefined, { liveRules: true });
         } catch (e) {
           await deliver(undefined, e);
           throw e;

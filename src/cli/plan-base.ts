@@ -27,6 +27,8 @@ import { loadHeadAndBase } from "./plan-load.js";
 import { escapeHiddenLines } from "../visible.js";
 import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
 import { journalFileOf } from "./run-journal.js";
+import { exceptionChanges } from "../engine/policy-exceptions.js";
+import { planPoliciesOf } from "./plan-policies.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -114,7 +116,7 @@ export async function makeBasePlan(
   cmd: Command,
 ): Promise<PlanRun> {
   const loaded = await loadHeadAndBase(paths, o.base, process.cwd(), o.applied);
-  const { state, diagnostics, files } = checkLoaded(loaded.head, paths);
+  const { state, diagnostics, files, policies } = checkLoaded(loaded.head, paths);
   const baseState = checkBase(loaded.base, o.base);
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const applied = appliedState(loaded.applied, o.applied);
@@ -144,6 +146,7 @@ export async function makeBasePlan(
         ...common,
         state,
         diagnostics,
+        policies,
         ...(o.targets.length > 0 ? { targets: o.targets } : scope ? { scope } : {}),
       });
       // The base is planned alongside, unless its scope waits on the targets'.
@@ -159,6 +162,9 @@ export async function makeBasePlan(
     const { head, base, before } = await progress.around(reads);
     const plan = splitByBase(head.plan, base.plan, before?.plan);
     plan.applied = applied.info ?? knownApplied(cmd, state, apiUrl);
+    // Exceptions the change grants or extends: called out at the top of the comment.
+    const granted = exceptionChanges(planPoliciesOf(loaded.base).policies, policies.policies);
+    if (granted) plan.policyExceptions = granted;
     plan.stats = {
       objectsRead: common.rc.objects,
       apiCalls: api.metrics.snapshot().calls - callsBefore,

@@ -23,6 +23,8 @@ import { connect, type GlobalOptions } from "./config.js";
 import { serviceOf } from "../manifest/settings.js";
 import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
+import type { PlanPolicies } from "../engine/policy-check.js";
+import { planPoliciesOf } from "./plan-policies.js";
 
 export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -37,18 +39,22 @@ export function checkFormat(format: string): PlanFormat {
   return format as PlanFormat;
 }
 
+/** A load that passed: the state, its diagnostics, files and policies. */
+export interface Loaded {
+  state: DesiredState;
+  diagnostics: Diagnostic[];
+  files: string[];
+  /** The organization's policies and the object rules' violations (for the plan). */
+  policies: PlanPolicies;
+}
+
 /** Load and validate; print every diagnostic to stderr; refuse on errors. */
-export async function loadOrFail(
-  paths: string[],
-): Promise<{ state: DesiredState; diagnostics: Diagnostic[]; files: string[] }> {
+export async function loadOrFail(paths: string[]): Promise<Loaded> {
   return checkLoaded(await loadManifests(paths), paths);
 }
 
 /** Print a load's diagnostics to stderr; refuse when it found no manifests or errors. */
-export function checkLoaded(
-  loaded: LoadResult,
-  paths: readonly string[],
-): { state: DesiredState; diagnostics: Diagnostic[]; files: string[] } {
+export function checkLoaded(loaded: LoadResult, paths: readonly string[]): Loaded {
   const { state, diagnostics, files } = loaded;
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (files.length === 0)
@@ -60,7 +66,7 @@ export function checkLoaded(
       `${errors} error${errors === 1 ? "" : "s"} in the manifests; nothing was planned`,
     );
   }
-  return { state, diagnostics, files };
+  return { state, diagnostics, files, policies: planPoliciesOf(loaded) };
 }
 
 export interface PlanRun {
@@ -120,13 +126,17 @@ export function readProgress(
   });
 }
 
-/** Load, connect, plan. The caller closes the connection (apply keeps using it). */
+/**
+ * Load, connect, plan. The caller closes the connection (apply keeps using it). `liveRules`:
+ * run the policies' live rules over the live objects too (drift).
+ */
 export async function makePlan(
   paths: string[],
   cmd: Command,
   targets?: string[],
+  o: { liveRules?: boolean } = {},
 ): Promise<PlanRun> {
-  const { state, diagnostics, files } = await loadOrFail(paths);
+  const { state, diagnostics, files, policies } = await loadOrFail(paths);
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {
     const api = connection.client;
@@ -138,6 +148,7 @@ export async function makePlan(
           apiUrl,
           diagnostics,
           facts,
+          policies: { ...policies, live: o.liveRules === true },
           ...(targets && targets.length > 0 ? { targets } : {}),
         }),
     );

@@ -13,6 +13,7 @@ import { normalise } from "../manifest/normalise.js";
 import type { DocHandle } from "../manifest/positions.js";
 import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic, LoadResult } from "../manifest/types.js";
+import { policyPass } from "../policy/load-pass.js";
 
 /** What one manifest file gave: its valid documents and its own diagnostics. */
 interface FileResult {
@@ -80,12 +81,25 @@ function loadWith(
     byContent.set(key, r);
   }
   const all = { config: collected.config, valid, diagnostics };
-  const sorted = sortDiagnostics([...diagnostics, ...runRules(ruleContext(all)), ...extra]);
+  // The policies of each side, as loadManifests compiles them (the base's for its exceptions).
+  const policy = policyPass(valid, collected.config);
+  const sorted = sortDiagnostics([
+    ...diagnostics,
+    ...runRules(ruleContext(all)),
+    ...policy.diagnostics,
+    ...extra,
+  ]);
   const state = sorted.some((d) => d.severity === "error")
     ? undefined
     : normalise(valid, collected.config);
   return {
-    result: { state, diagnostics: sorted, files: inputs.map((i) => i.file).sort() },
+    result: {
+      state,
+      diagnostics: sorted,
+      files: inputs.map((i) => i.file).sort(),
+      policies: policy.policies,
+      violations: policy.violations,
+    },
     byContent,
   };
 }

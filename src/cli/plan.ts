@@ -3,7 +3,8 @@
  * `--out` stores it for `apply`; `--detailed-exitcode` exits 2 when something differs;
  * `--base DIR` plans only what the change from that config touches and separates it from
  * drift already present (src/cli/plan-base.ts); `--full` with it plans everything;
- * `--applied DIR` with it also shows what was merged earlier and never applied.
+ * `--applied DIR` with it also shows what was merged earlier and never applied. A plan that
+ * breaks a deny rule of the organization's policies exits 1, the plan still shown.
  */
 import type { Command } from "commander";
 import { userError } from "../errors.js";
@@ -119,5 +120,8 @@ Examples:
           `phctl: plan saved to ${o.out}; apply it with: phctl apply ${o.out}\n`,
         );
       if (o.detailedExitcode && plan.entries.length > 0) process.exitCode = 2;
+      // A broken deny rule fails the plan (1 wins over --detailed-exitcode's 2).
+      const { failOnDenial } = await import("./policy-verdict.js");
+      failOnDenial(plan, (line) => process.stderr.write(`phctl: ${line}\n`));
     });
 }

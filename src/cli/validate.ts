@@ -18,7 +18,7 @@ import type { Diagnostic } from "../manifest/types.js";
 import { formatViolation, summarizeViolations, type Violation } from "../policy/index.js";
 import { escapeHiddenLines } from "../visible.js";
 
-const FORMATS = ["text", "json", "github"] as const;
+const FORMATS = ["text", "json", "github", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 /** A GitHub Actions workflow command, so CI shows diagnostics on the pull request's lines. */
@@ -62,6 +62,7 @@ Examples:
   phctl validate                       # the config directory: here, above or one below
   phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
   phctl validate projects/tfa.yaml --format json   # {diagnostics, violations, summary} for CI
+  phctl validate --format sarif > phctl.sarif      # GitHub code scanning (upload-sarif)
 
 Policies (kind: Policy) are checked too: a denied object exits 1, a warning only prints.`,
     )
@@ -96,6 +97,18 @@ Policies (kind: Policy) are checked too: a denied object exits 1, a warning only
         process.stdout.write(
           `${JSON.stringify({ diagnostics, violations, summary: { ...summary, policy } }, null, 2)}\n`,
         );
+      } else if (format === "sarif") {
+        // For code scanning (github/codeql-action/upload-sarif): the log alone on stdout.
+        const [sarif, { planViolation }, { VERSION }] = await Promise.all([
+          import("../render/sarif.js"),
+          import("../engine/policy-check.js"),
+          import("../version.js"),
+        ]);
+        const findings = [
+          ...diagnostics.map(sarif.diagnosticFinding),
+          ...violations.map((v) => sarif.violationFinding(planViolation(v))),
+        ];
+        process.stdout.write(sarif.renderSarif(findings, VERSION));
       } else {
         const line = format === "github" ? githubAnnotation : formatDiagnostic;
         for (const d of diagnostics) process.stdout.write(`${line(d)}\n`);

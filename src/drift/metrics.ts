@@ -7,6 +7,7 @@
  *   phctl_drift_entries{key,kind,action}          differences by kind and action
  *   phctl_drift_differences{key}                  all differences (0 in sync)
  *   phctl_drift_in_sync{key}                      1 in sync, 0 drift (absent after an error)
+ *   phctl_drift_policy_violations{key,enforcement} policy violations found (deny, warn)
  *   phctl_drift_last_run_success{key}             1 the check ran, 0 it failed (exit 1)
  *   phctl_drift_last_run_timestamp_seconds{key}   when the run read live state (Unix time)
  *   phctl_drift_api_calls{key}                    calls to the service's API
@@ -63,6 +64,14 @@ export function renderMetrics(m: DriftMetrics): string {
     family("phctl_drift_in_sync", "1 when live state matches the manifests, else 0.", [
       [key, c.total === 0 ? 1 : 0],
     ]);
+    family(
+      "phctl_drift_policy_violations",
+      "Violations of the organization's policies (live and declared objects, changes), by enforcement.",
+      [
+        [{ ...key, enforcement: "deny" }, c.policy.deny],
+        [{ ...key, enforcement: "warn" }, c.policy.warn],
+      ],
+    );
   }
   family("phctl_drift_last_run_success", "1 when the last drift check ran, 0 when it failed.", [
     [key, c ? 1 : 0],

@@ -4,7 +4,7 @@
  * for people ("3 differences: 2 to update, 1 to delete"), the name of a scope, and times in
  * UTC to the minute. Pure.
  */
-import { ACTIONS, type Action, type Plan } from "../engine/plan.js";
+import { ACTIONS, policyCounts, type Action, type Plan } from "../engine/plan.js";
 import { DEFAULT_KEY } from "./options.js";
 
 export interface DriftCounts {
@@ -14,9 +14,13 @@ export interface DriftCounts {
   byKind: Record<string, Partial<Record<Action, number>>>;
   /** Live objects no manifest declares (never touched, not drift). */
   unmanaged: number;
+  /** Violations of the organization's policies, by enforcement (not drift either; excepted ones not counted). */
+  policy: { deny: number; warn: number };
 }
 
-export function countsOf(plan: Pick<Plan, "entries" | "unmanaged">): DriftCounts {
+export function countsOf(
+  plan: Pick<Plan, "entries" | "unmanaged"> & Partial<Pick<Plan, "violations">>,
+): DriftCounts {
   const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
   const byKind: DriftCounts["byKind"] = {};
   for (const e of plan.entries) {
@@ -24,7 +28,14 @@ export function countsOf(plan: Pick<Plan, "entries" | "unmanaged">): DriftCounts
     const k = (byKind[e.kind] ??= {});
     k[e.action] = (k[e.action] ?? 0) + 1;
   }
-  return { total: plan.entries.length, byAction, byKind, unmanaged: plan.unmanaged.length };
+  const { deny, warn } = policyCounts(plan.violations ?? []);
+  return {
+    total: plan.entries.length,
+    byAction,
+    byKind,
+    unmanaged: plan.unmanaged.length,
+    policy: { deny, warn },
+  };
 }
 
 const WORDS: Record<Action, string> = {

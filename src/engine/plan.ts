@@ -8,8 +8,11 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { StringEnum } from "../api/schemas.js";
 
-/** 2: a changed field carries its own manifest line (`changes[].source`). */
-export const PLAN_FORMAT_VERSION = 2;
+/**
+ * 2: a changed field carries its own manifest line (`changes[].source`).
+ * 3: the organization's policies: `violations`, and with `plan --base` `policyExceptions`.
+ */
+export const PLAN_FORMAT_VERSION = 3;
 
 export const ACTIONS = ["create", "update", "delete", "ticket", "blocked"] as const;
 /** What apply will do with an entry; `ticket` and `blocked` are never sent to the API. */
@@ -109,6 +112,92 @@ export const Summary = Type.Object(
 );
 export type Summary = Static<typeof Summary>;
 
+export const ENFORCEMENTS = ["deny", "warn"] as const;
+/** What a broken rule does: `deny` stops plan (exit 1) and apply; `warn` is only shown. */
+export type Enforcement = (typeof ENFORCEMENTS)[number];
+
+/** Who granted an exception, why, and until when (a policy's `exceptions`). */
+export const PolicyExceptionRef = Type.Object(
+  {
+    policy: Type.String(),
+    key: Type.String({ description: "the key or key glob the exception covers" }),
+    rules: Type.Optional(
+      Type.Array(Type.String(), { description: "only these rules (absent: every rule)" }),
+    ),
+    reason: Type.String(),
+    expires: Type.String({ description: "YYYY-MM-DD: the last day the exception counts (UTC)" }),
+    approvedBy: Type.String(),
+    source: Type.Optional(SourceRef),
+  },
+  { additionalProperties: false },
+);
+export type PolicyExceptionRef = Static<typeof PolicyExceptionRef>;
+
+export const PolicyViolation = Type.Object(
+  {
+    policy: Type.String(),
+    rule: Type.String(),
+    enforcement: StringEnum(ENFORCEMENTS),
+    scope: StringEnum(["object", "change", "live"] as const, {
+      description:
+        "what the rule saw: the declared object (after Defaults), a plan entry, or a live object (drift)",
+    }),
+    key: Type.String({ description: "the object's key (of the plan entry, for a change rule)" }),
+    kind: Type.String(),
+    action: Type.Optional(StringEnum(ACTIONS, { description: "a change rule's entry" })),
+    managed: Type.Optional(
+      Type.Boolean({ description: "a live rule's object: false when no manifest declares it" }),
+    ),
+    source: Type.Union([SourceRef, Type.Null()], {
+      description: "the object's declaration in the manifests (null: not declared)",
+    }),
+    ruleSource: Type.Optional(
+      Type.Object(SourceRef.properties, {
+        additionalProperties: false,
+        description: "the rule's expression in the policy file",
+      }),
+    ),
+    message: Type.String(),
+    evaluationError: Type.Optional(
+      Type.String({
+        description: "the rule could not be evaluated on the object (fail closed: a violation)",
+      }),
+    ),
+    exception: Type.Optional(
+      Type.Object(
+        {
+          ...PolicyExceptionRef.properties,
+          status: StringEnum(["active", "expiring"] as const, {
+            description: "expiring: it ends within 14 days",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "the exception that covers this violation: it is shown (excepted) and counts for nothing",
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: "a rule of the organization's policies broken" },
+);
+export type PolicyViolation = Static<typeof PolicyViolation>;
+
+/** `plan --base`: the policy exceptions this change adds, or whose end it moves later. */
+export const PolicyExceptionChanges = Type.Object(
+  {
+    added: Type.Array(PolicyExceptionRef),
+    extended: Type.Array(
+      Type.Object(
+        { ...PolicyExceptionRef.properties, previousExpires: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PolicyExceptionChanges = Static<typeof PolicyExceptionChanges>;
+
 /**
  * The manifests a plan was made from, so that `apply plan.json` carries it out only with
  * exactly those (src/cli/plan-identity.ts finds them again and compares).
@@ -159,6 +248,10 @@ export const Plan = Type.Object(
     entries: Type.Array(PlanEntry),
     unmanaged: Type.Array(UnmanagedEntry),
     warnings: Type.Array(PlanWarning),
+    /** Rules of the organization's policies the plan breaks (deny first, by key). */
+    violations: Type.Array(PolicyViolation),
+    /** With `plan --base`: exceptions the change adds or extends (reviewers must see them). */
+    policyExceptions: Type.Optional(PolicyExceptionChanges),
     summary: Summary,
     stats: Type.Object(
       { objectsRead: Type.Integer(), apiCalls: Type.Integer(), durationMs: Type.Integer() },
@@ -198,6 +291,17 @@ export const Plan = Type.Object(
   },
 );
 export type Plan = Static<typeof Plan>;
+
+/** Deny and warn counts of a plan's violations; those an exception covers count apart. */
+export function policyCounts(vs: readonly PolicyViolation[]): {
+  deny: number;
+  warn: number;
+  excepted: number;
+} {
+  const c = { deny: 0, warn: 0, excepted: 0 };
+  for (const v of vs) c[v.exception ? "excepted" : v.enforcement]++;
+  return c;
+}
 
 /** Counts per action. */
 export function summarize(entries: readonly PlanEntry[], unmanaged: number): Summary {

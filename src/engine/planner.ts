@@ -162,6 +162,8 @@ export function buildPlan(input: PlanInput): Plan {
     entries: selected,
     unmanaged: unmanaged.sort((a, b) => a.key.localeCompare(b.key)),
     warnings: input.warnings ?? [],
+    // The policies' verdict is added by the caller (src/engine/policy-check.ts).
+    violations: [],
     summary: summarize(selected, unmanaged.length),
     stats: input.stats,
     fingerprints: Object.fromEntries(Object.entries(fingerprints).filter(([k]) => keep.has(k))),

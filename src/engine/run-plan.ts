@@ -23,6 +23,7 @@ import { ReadContext, type JournalFacts } from "./read-context.js";
 import { declaredTopKeys, desiredOf, desiredScope, scopeState } from "./scope.js";
 import { pulledKeys, readKeys, targetScope } from "./scope-read.js";
 import { welcomeWarnings } from "../kinds/welcome.js";
+import { planViolations, type PlanPolicies } from "./policy-check.js";
 import { VERSION } from "../version.js";
 
 export interface RunPlanOptions {
@@ -48,6 +49,8 @@ export interface RunPlanOptions {
   checkReferences?: boolean;
   /** Widen a scope to the declared objects its entries depend on (default: true). */
   closeScope?: boolean;
+  /** The organization's policies: the plan's `violations` (none checked without). */
+  policies?: PlanPolicies;
 }
 
 const where = (s: Source) => `${s.file}:${s.line}:${s.column}`;
@@ -180,6 +183,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     }
     // Each changed field at its own line: its files read again, the load keeps no such detail.
     locateChanges(plan.entries, undefined, state.layerSources);
+    if (o.policies) plan.violations = planViolations(plan, o.state, live.live, o.policies);
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,

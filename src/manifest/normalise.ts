@@ -171,6 +171,9 @@ export function normalise(
     if (keys.has(obj.key)) continue;
     keys.add(obj.key);
     sources.set(obj.key, obj.source);
+    // Policy selectors on plan entries and live objects match these (src/engine/policy-check.ts).
+    const labels = d.value.metadata.labels;
+    if (labels && Object.keys(labels).length > 0) obj.labels = labels;
     if (d.kind === "Organization") organizations.push(obj as OrganizationState);
     else if (d.kind === "User") userStates.push(obj as UserState);
     else if (d.kind === "Team") teams.push(obj as TeamState);

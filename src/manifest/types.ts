@@ -95,6 +95,8 @@ interface Declared {
   key: string;
   protect: boolean;
   source: Source;
+  /** metadata.labels, when the document has any (policy selectors match them). */
+  labels?: Readonly<Record<string, string>>;
 }
 
 export interface OrganizationState extends Declared {

@@ -24,7 +24,7 @@ export interface Part {
 export const EMPTY_PART: Part = { full: 0, min: 0, render: () => "" };
 
 /** A heading and lines (fixed), then items cut to the budget (and to `cap` characters). */
-function listPart(
+export function listPart(
   lead: string,
   items: readonly Item[],
   sep: string,
@@ -66,7 +66,8 @@ function joinParts(parts: readonly Part[], sep = "\n\n"): Part {
   };
 }
 
-const moreTail =
+/** "…and 3 more: `a`, `b` (see the plan)": what a cut list says it left out. */
+export const moreTail =
   (artifact: string, bullet: string): Tail =>
   (left, names) =>
     `${bullet}…and ${left.toLocaleString("en-US")} more${names ? `: ${names}` : ""} (see ${artifact})`;
@@ -75,7 +76,7 @@ const moreTail =
  * A message of a list item, whole up to `max` characters; longer, cut after a sentence or
  * between words, saying so and where the full text is.
  */
-function message(text: string, max: number, artifact: string): string {
+export function message(text: string, max: number, artifact: string): string {
   const c = clipWords(text, max);
   return c.cut ? `${mdText(c.text)}… (cut; the full text is in ${artifact})` : mdText(text);
 }

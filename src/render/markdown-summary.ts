@@ -11,6 +11,8 @@ import { codeSpan, linkTarget, mdText, plural, shorten } from "./markdown-escape
 import { featuredGroups, groupEntries, otherGroups, type Group } from "./markdown-groups.js";
 import { destruction, formatCount } from "./style.js";
 import { visibleText } from "../visible.js";
+import { verdictPolicy } from "./markdown-policy.js";
+import { exceptionChangeWords } from "./policy-words.js";
 
 /** What the comment is about: a plan (pull request, `plan --format markdown`) or drift. */
 export type MarkdownMode = "plan" | "drift";
@@ -18,11 +20,19 @@ export type MarkdownMode = "plan" | "drift";
 /**
  * `### phctl plan: 12 changes — 10 to apply (3 destructive), 1 ticket, 1 blocked · acme ·
  * plan `abc…``: the parts after the dash add up to the total (destructive ones are among
- * those to apply). Drift: `### phctl drift: 12 differences — …`, or in sync.
+ * those to apply); `policy: 1 denied, 2 warnings` and `adds 1 policy exception` before the
+ * organization when there are any. Drift: `### phctl drift: 12 differences — …`, or in sync.
  */
 export function verdictLine(plan: Plan, mode: MarkdownMode = "plan"): string {
   const hash = codeSpan(shortDigest(changesDigest(plan.entries)));
-  const org = mdText(shorten(plan.organization, 80));
+  // The policy's verdict and the exceptions a change adds sit before the organization.
+  const org = [
+    verdictPolicy(plan),
+    exceptionChangeWords(plan.policyExceptions),
+    mdText(shorten(plan.organization, 80)),
+  ]
+    .filter((s) => s !== "")
+    .join(" · ");
   const n = plan.entries.length;
   if (n === 0)
     return mode === "drift"

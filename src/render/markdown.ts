@@ -1,7 +1,8 @@
 /**
  * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`) or as the
- * drift issue's body. In order: the hidden marker, the verdict line, the apply outcome, the
- * destructive block, the summary table (counts per project, kind and action), warnings, the
+ * drift issue's body. In order: the hidden marker, the verdict line, the policy exceptions
+ * the change adds or extends, the apply outcome, the destructive block, the policy
+ * violations, the summary table (counts per project, kind and action), warnings, the
  * changes to apply (split into this pull request and drift already present with
  * `plan --base`), tickets and blocked entries, details collapsed per project, and a footer.
  * Every count says what it includes and adds up. It never exceeds `maxChars`: the verdict, counts and destructive block always
@@ -16,6 +17,7 @@ import { detailsPart, type WholeOrigins } from "./markdown-details.js";
 import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
+import { exceptionsPart, policyPart } from "./markdown-policy.js";
 import { countsTable, footerLine, verdictLine, type MarkdownMode } from "./markdown-summary.js";
 
 export interface MarkdownOptions {
@@ -60,8 +62,11 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     ...(plan.unapplied ?? []).map((k) => [k, "unapplied"] as const),
   ]);
   const groups = groupEntries(plan.entries);
-  // Shown in this order; [weight] of each part that shares the budget.
+  // [weight] of each part that shares the budget. The exceptions a change adds go at the
+  // top and the policy violations right under the destructive block; the others in order.
   const shared: [Part, number][] = [
+    [exceptionsPart(plan, artifact, opts.request), 2],
+    [policyPart(plan, artifact), 3],
     [warningsPart(plan, artifact), 1],
     [sectionsPart(plan, artifact, opts.request), 1],
     [ticketsPart(plan, artifact), 2],
@@ -73,7 +78,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
-  const gaps = GAP.length * 9 + 1;
+  const gaps = GAP.length * 11 + 1;
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome
@@ -92,8 +97,8 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     shared.map(([p, weight]) => ({ full: p.full, min: p.min, weight })),
     left,
   );
-  const body = shared.map(([p], i) => p.render(budgets[i]));
-  const out = [marker, verdict, outcome, destructive, counts, ...body, footer]
+  const [exceptions, policy, ...body] = shared.map(([p], i) => p.render(budgets[i]));
+  const out = [marker, verdict, exceptions, outcome, destructive, policy, counts, ...body, footer]
     .filter((s) => s !== "")
     .join(GAP);
   // The budget arithmetic above keeps within `max`; this only guards absurd inputs (a

@@ -15,6 +15,7 @@ import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
 import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
 import { visibleText } from "../visible.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
+import { policyBlock } from "./text-policy.js";
 
 export interface TextOptions {
   style?: Style;
@@ -193,6 +194,9 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   }
   if (plan.warnings.length > 0) out.push("");
   out.push(...wrap(summarySegs(plan, style), { width, hang: 2 }));
+  // The organization's policies, after the summary: "No changes." still comes first.
+  const policy = policyBlock(plan, style, width);
+  if (policy.length > 0) out.push("", ...policy);
   out.push(
     ...title(
       `read ${plural(plan.stats.objectsRead, "object")} in ${plural(plan.stats.apiCalls, "call")}`,

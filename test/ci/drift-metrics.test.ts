@@ -33,6 +33,7 @@ describe("the metrics file", () => {
       "phctl_drift_entries",
       "phctl_drift_differences",
       "phctl_drift_in_sync",
+      "phctl_drift_policy_violations",
       "phctl_drift_last_run_success",
       "phctl_drift_last_run_timestamp_seconds",
       "phctl_drift_api_calls",
@@ -62,6 +63,33 @@ describe("the metrics file", () => {
     expect(fams.find((f) => f.name === "phctl_drift_entries")?.metrics).toEqual([]);
     expect(value(fams, "phctl_drift_differences")).toBe("0");
     expect(value(fams, "phctl_drift_in_sync")).toBe("1");
+  });
+
+  it("counts the policy violations by enforcement; 0 and 0 without any", () => {
+    const v = samplePlan();
+    const violation = {
+      policy: "p",
+      rule: "r",
+      scope: "live",
+      key: "user/x",
+      kind: "User",
+      source: null,
+      message: "m",
+    } as const;
+    const plan: Plan = {
+      ...v,
+      violations: [
+        { ...violation, enforcement: "deny" },
+        { ...violation, enforcement: "deny", key: "user/y" },
+        { ...violation, enforcement: "warn" },
+      ],
+    };
+    const fams = parse(renderMetrics({ key: "k", time, durationMs: 10, counts: countsOf(plan) }));
+    expect(value(fams, "phctl_drift_policy_violations", { enforcement: "deny" })).toBe("2");
+    expect(value(fams, "phctl_drift_policy_violations", { enforcement: "warn" })).toBe("1");
+    const none = parse(drifted);
+    expect(value(none, "phctl_drift_policy_violations", { enforcement: "deny" })).toBe("0");
+    expect(value(none, "phctl_drift_policy_violations", { enforcement: "warn" })).toBe("0");
   });
 
   it("a failed check: success 0 and the time, no in-sync (unknown)", () => {

@@ -137,6 +137,70 @@ describe("the plan job, run again in the same checkout (a reused shell runner)",
   });
 });
 
+/**
+ * phctl whose validate finds a policy denial (or, with PHCTL_ERRORS=1, an error in the
+ * manifests) and whose plan writes the plan and exits 1 (a denial).
+ */
+const DENYING = standIn(
+  "phctl",
+  `case "$1" in
+  --version) echo 0.1.0 ;;
+  validate)
+    errors=\${PHCTL_ERRORS:-0}
+    if [ "$3" = --format ] && [ "$4" = json ]; then echo '{"summary": {"errors": '"$errors"'}}'; fi
+    exit 1 ;;
+  plan)
+    while [ $# -gt 0 ]; do case "$1" in --out) out=$2; shift ;; esac; shift; done
+    echo "{}" >"$out"; echo "planned; a policy denies it"; exit 1 ;;
+  comment) echo "commented on $2" ;;
+esac`,
+);
+
+describe("the plan job of a change a policy denies", () => {
+  const origin = fresh("origin");
+  cpSync(join(ROOT, "examples"), origin, { recursive: true });
+  git(origin, "init", "-q", "-b", "main");
+  git(origin, "add", "-A");
+  git(origin, "commit", "-qm", "base");
+  const base = git(origin, "rev-parse", "HEAD");
+  const checkout = join(fresh("runner"), "builds", "config");
+  git(tmp, "clone", "-q", "--depth", "1", `file://${origin}`, checkout);
+  const run = (extra: Record<string, string> = {}) =>
+    bash(scripts("phctl-plan").main, checkout, {
+      PATH: `${DENYING}:${process.env.PATH}`,
+      HOME: process.env.HOME!,
+      TMPDIR: fresh("tmp"),
+      CI_PROJECT_DIR: checkout,
+      CI_PIPELINE_ID: "51",
+      CI_JOB_URL: "https://gitlab.example/job/1",
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      PHCTL_READ_TOKEN: "t-member",
+      PHCTL_VERSION: "0.1.0",
+      PHCTL_CONFIG: ".",
+      PHCTL_KEY: "default",
+      PHCTL_JOURNAL: ".phctl/default/journal.jsonl",
+      ...extra,
+    });
+
+  it("comments on the plan, removes its worktree, then fails", () => {
+    const r = run();
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain("commented on phctl-plan.json");
+    const denied = r.out.indexOf(
+      "phctl: a policy of the organization denies this plan: the comment lists the violations",
+    );
+    expect(denied).toBeGreaterThan(r.out.indexOf("commented on phctl-plan.json"));
+    expect(git(checkout, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it("errors in the manifests stop the job at validate, before any plan", () => {
+    const r = run({ PHCTL_ERRORS: "2" });
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).not.toContain("planned");
+    expect(r.out).not.toContain("commented");
+  });
+});
+
 describe("installing phctl", () => {
   // A release tarball as `npm pack` makes it, of a phctl that answers --version and comment.
   const pkg = join(fresh("release"), "package");

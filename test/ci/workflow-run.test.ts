@@ -71,6 +71,9 @@ async function planRun(opts: { headRepo?: string; readToken?: string } = {}) {
   return { ...run, artifacts };
 }
 
+const outcome = (job: { steps: { name: string; outcome: string }[] }, name: string) =>
+  job.steps.find((s) => s.name === name)?.outcome;
+
 describe("the plan workflow on a pull request", () => {
   it("plans only the changed project, uploads the plan and posts one comment", async () => {
     const { job, artifacts, failed } = await planRun();
@@ -101,6 +104,29 @@ describe("the plan workflow on a pull request", () => {
     expect(comments[0].body).toContain('"CI tooling"');
     expect(gh.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
     expect(gh.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("a change a deny policy rule breaks: the plan uploaded and commented on, then the job fails", async () => {
+    // The examples' two-admins policy denies on projects labelled tier: critical (ci-tools has one admin).
+    head = repo.commit("projects/ci-tools.yaml", "  name: ci-tools\n", "  name: ci-tools\n  labels: { tier: critical }\n", "ci-tools: critical"); // prettier-ignore
+    const { job, artifacts, failed } = await planRun();
+    expect(failed.map((f) => f.split(":")[0])).toEqual(["Fail on a policy denial"]);
+    expect(job.status).toBe("failure");
+    expect(outcome(job, "Validate the manifests")).toBe("success");
+    expect(outcome(job, "Plan")).toBe("success");
+    expect(outcome(job, "Comment on the pull request")).toBe("success");
+    expect(outcome(job, "Fail on a policy denial")).toBe("failure");
+    const plan = JSON.parse(artifacts.get("4242/phctl-plan-default")!);
+    expect(plan.violations).toEqual([
+      expect.objectContaining({
+        policy: "two-admins",
+        key: "project/ci-tools",
+        enforcement: "deny",
+      }),
+    ]);
+    const [comment] = gh.comments(REPO, PR);
+    expect(comment.body).toContain("· policy: 1 denied, 0 warnings ·");
+    expect(comment.body).toContain("#### Policy violations — 1 denied, 0 warnings");
   });
 
   it("a pull request from a fork (no secrets) plans nothing and says so in the summary", async () => {

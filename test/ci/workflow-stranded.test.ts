@@ -151,7 +151,9 @@ describe("the CI loop, more than once", () => {
     expect(stranded, body).toBeGreaterThan(body.indexOf("#### Changes in this pull request"));
     expect(body.slice(stranded)).toContain("`project/ci-tools`");
     expect(body.slice(0, stranded)).toContain("`project/mbed-tls`");
-    expect(body.slice(0, stranded)).not.toContain("`project/ci-tools`");
+    // (The examples' two-admins policy warns on ci-tools above the lists: not this change's.)
+    const mine = body.slice(body.indexOf("#### Changes in this pull request"), stranded);
+    expect(mine).not.toContain("`project/ci-tools`");
     expect(body).not.toContain("no record of the last applied commit");
     expect(body).toContain(`last applied ${git(repo.seed, "rev-parse", "--short=7", "main~1")}`);
 

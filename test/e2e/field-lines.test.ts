@@ -96,12 +96,12 @@ describe("a changed field at its own line", () => {
     expect(r.code, r.stderr).toBe(0);
     const file = join(dir, "plan.json");
     const plan = JSON.parse(readFileSync(file, "utf8")) as Plan;
-    expect(plan.formatVersion).toBe(2);
+    expect(plan.formatVersion).toBe(3);
     writeFileSync(file, JSON.stringify({ ...plan, formatVersion: 1, phctlVersion: "0.0.9" }));
     const old = await phctl(["apply", "plan.json"], env, dir);
     expect(old.code).toBe(1);
     expect(old.stderr).toBe(
-      "phctl: plan.json is a plan of format 1, made by phctl 0.0.9; this phctl reads format 2: make the plan again with this phctl (phctl plan --out)\n",
+      "phctl: plan.json is a plan of format 1, made by phctl 0.0.9; this phctl reads format 3: make the plan again with this phctl (phctl plan --out)\n",
     );
   });
 });

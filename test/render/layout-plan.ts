@@ -162,6 +162,7 @@ export function layoutPlan(): Plan {
         source: { file: "users/acme.yaml", line: 30, column: 5 },
       },
     ],
+    violations: [],
     summary: { ...summarize(entries, 1), create: 3022 },
     stats: { objectsRead: 1830, apiCalls: 1057, durationMs: 812 },
     fingerprints: {},

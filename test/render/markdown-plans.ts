@@ -40,6 +40,7 @@ export function plan(entries: PlanEntry[], over: Partial<Plan> = {}): Plan {
     entries,
     unmanaged: [],
     warnings: [],
+    violations: [],
     summary: summarize(entries, 0),
     stats: { objectsRead: 1, apiCalls: 1, durationMs: 1 },
     fingerprints: {},
