@@ -20,6 +20,8 @@ function files(dir: string): string[] {
     .filter((f) => !f.startsWith("."))
     .flatMap((f) => {
       const p = join(dir, f);
+      // Policy test cases are no manifests (the loader leaves them aside too).
+      if (p.endsWith(".policytest.yaml")) return [];
       return statSync(p).isDirectory() ? files(p) : p.endsWith(".yaml") ? [p] : [];
     });
 }
