@@ -7,6 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
+import { applyLayers, attributeToLayers } from "../layers/effective.js";
+import { layerFieldSources } from "../layers/field-sources.js";
 import { sortDiagnostics } from "../manifest/diagnostics.js";
 import { collectDocuments, readInputs, ruleContext, type ManifestInput } from "../manifest/load.js";
 import { normalise } from "../manifest/normalise.js";
@@ -79,13 +81,21 @@ function loadWith(
     valid.push(...r.valid);
     byContent.set(key, r);
   }
-  const all = { config: collected.config, valid, diagnostics };
-  const sorted = sortDiagnostics([...diagnostics, ...runRules(ruleContext(all)), ...extra]);
+  // The Defaults layers merged in, as loadManifests does: the rules and the state see
+  // effective documents (a tombstone is not a user, a layer's value is the object's).
+  const layers = applyLayers(valid, collected.config);
+  const all = { config: collected.config, valid: layers.docs, diagnostics };
+  const sorted = sortDiagnostics([
+    ...diagnostics,
+    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(all))], layers),
+    ...extra,
+  ]);
   const state = sorted.some((d) => d.severity === "error")
     ? undefined
-    : normalise(valid, collected.config);
+    : normalise(layers.docs, collected.config);
+  if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   return {
-    result: { state, diagnostics: sorted, files: inputs.map((i) => i.file).sort() },
+    result: { state, layers, diagnostics: sorted, files: inputs.map((i) => i.file).sort() },
     byContent,
   };
 }
