@@ -3,9 +3,9 @@
  * the documents that gave it, winner first (`←`), the others below it — overridden, or giving
  * the same value — and the entries tombstones removed. Pure: data in, text out.
  *
- *   enableForking = false
- *     ← Defaults repository-settings, priority 0, repositories (examples/defaults.yaml:14)
- *       the object's own manifest: true, overridden? no — the own manifest always wins
+ *   requiresDCO = false
+ *     ← the object's own manifest projects/tfa.yaml:31
+ *       Defaults critical (priority 10; repositories) defaults.yaml:31: true, overridden
  */
 import type { ExplainContributor, Explanation, ExplainValue } from "../layers/explain.js";
 import { escapeHiddenLines } from "../visible.js";
