@@ -26,6 +26,19 @@ export interface ExplainLoad {
 const bytesOf = (i: ManifestInput) =>
   typeof i.content === "string" ? Buffer.from(i.content, "utf8") : Buffer.from(i.content);
 
+/** A byte that may be part of a name: `p7` in `p70` is not the name `p7`. */
+const NAME_BYTE = /[A-Za-z0-9._-]/;
+const namePart = (b: Buffer, at: number) =>
+  at >= 0 && at < b.length && NAME_BYTE.test(String.fromCharCode(b[at]));
+
+/** Whether `name` occurs in `b` as a whole word (quoted or not). */
+function holdsWord(b: Buffer, name: string): boolean {
+  const n = Buffer.byteLength(name);
+  for (let at = b.indexOf(name); at >= 0; at = b.indexOf(name, at + 1))
+    if (!namePart(b, at - 1) && !namePart(b, at + n)) return true;
+  return false;
+}
+
 /**
  * Whether a file may hold a Defaults document or the object named `name`. A file not in
  * UTF-8 (a byte-order mark, NUL bytes of UTF-16) cannot be searched as bytes: it is read.
@@ -34,7 +47,7 @@ function mayMatter(i: ManifestInput, name: string): boolean {
   if (i.config) return true;
   const b = bytesOf(i);
   if (b.includes(0) || b[0] === 0xef || b[0] === 0xfe || b[0] === 0xff) return true;
-  return b.includes("Defaults") || b.includes(name);
+  return holdsWord(b, "Defaults") || holdsWord(b, name);
 }
 
 /** Load the target's object and every layer from `inputs` (see the module comment). */
