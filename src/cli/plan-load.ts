@@ -7,6 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
+import { applyLayers, attributeToLayers } from "../layers/effective.js";
+import { layerFieldSources } from "../layers/field-sources.js";
 import { sortDiagnostics } from "../manifest/diagnostics.js";
 import { collectDocuments, readInputs, ruleContext, type ManifestInput } from "../manifest/load.js";
 import { normalise } from "../manifest/normalise.js";
@@ -80,21 +82,26 @@ function loadWith(
     valid.push(...r.valid);
     byContent.set(key, r);
   }
-  const all = { config: collected.config, valid, diagnostics };
+  // The Defaults layers merged in, as loadManifests does: the rules, the policies and the
+  // state see effective documents (a tombstone is not a user, a layer's value is the object's).
+  const layers = applyLayers(valid, collected.config);
+  const all = { config: collected.config, valid: layers.docs, diagnostics };
   // The policies of each side, as loadManifests compiles them (the base's for its exceptions).
-  const policy = policyPass(valid, collected.config);
+  const policy = policyPass(layers.docs, collected.config);
   const sorted = sortDiagnostics([
     ...diagnostics,
-    ...runRules(ruleContext(all)),
+    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(all))], layers),
     ...policy.diagnostics,
     ...extra,
   ]);
   const state = sorted.some((d) => d.severity === "error")
     ? undefined
-    : normalise(valid, collected.config);
+    : normalise(layers.docs, collected.config);
+  if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   return {
     result: {
       state,
+      layers,
       diagnostics: sorted,
       files: inputs.map((i) => i.file).sort(),
       policies: policy.policies,

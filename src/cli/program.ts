@@ -26,6 +26,8 @@ export const COMMAND_NAMES = [
   "serve",
   "api",
   "validate",
+  "explain",
+  "render",
   "policy",
   "schema",
   "plan",

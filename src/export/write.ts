@@ -44,7 +44,11 @@ const ioError = (what: string, e: unknown) =>
   );
 
 /** Write `files` under `dir` (see the module comment). */
-export function writeExport(dir: string, files: readonly ExportFile[], force: boolean): void {
+export function writeExport(
+  dir: string,
+  files: readonly Pick<ExportFile, "path" | "text">[],
+  force: boolean,
+): void {
   checkTarget(dir, force);
   const target = resolve(dir);
   const parent = dirname(target);

@@ -56,7 +56,8 @@ function quoteHidden(doc: Document): void {
   });
 }
 
-function renderDocument(d: ExportDocument): string {
+/** One document as YAML (flow lists, inline service maps, comments beside their values). */
+export function renderDocument(d: ExportDocument): string {
   const doc = new Document(d.value);
   flowLists(doc.contents);
   quoteHidden(doc);

@@ -17,7 +17,12 @@ import type { DesiredState } from "../../src/manifest/types.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
-export const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+/**
+ * The examples as they were before they used Defaults layers (test/fixtures/examples-flat):
+ * these tests are about adopting into objects' own documents; adopting into layers has tests
+ * of its own.
+ */
+export const EXAMPLES = resolve(import.meta.dirname, "../fixtures/examples-flat");
 
 export const client = (t: TestServer) =>
   new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });

@@ -21,7 +21,10 @@ let env: Record<string, string>;
 beforeAll(async () => {
   t = await startServer();
   dir = mkdtempSync(join(tmpdir(), "phctl-field-lines-"));
-  cpSync(join(import.meta.dirname, "../../examples"), join(dir, "examples"), { recursive: true });
+  // The examples without Defaults layers: every field at a line of its own document.
+  cpSync(join(import.meta.dirname, "../fixtures/examples-flat"), join(dir, "examples"), {
+    recursive: true,
+  });
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
   const applied = await phctl(["apply", "examples", "--auto-approve"], env, dir);
   expect(applied.code, applied.stderr).toBe(0);

@@ -185,8 +185,9 @@ describe("apply --reviewed of a plan that nothing moved (issue 27, defect 1)", (
   it("refuses when the live value of a reviewed field moved since the review, naming both values", async () => {
     edit(
       join(dir, "config/projects/mbed-tls.yaml"),
-      "        issueTracking: enabled",
-      "        issueTracking: private",
+      // Its issue tracking comes from a Defaults layer: the project overrides it.
+      "      - name: mbedtls #",
+      "      - name: mbedtls\n        issueTracking: private #",
     );
     const plan = await phctl(["plan", "config", "--out", "moved.json"], env, dir);
     expect(plan.code, plan.stderr).toBe(0);

@@ -100,7 +100,7 @@ describe("yaml-language-server on the examples", () => {
   it("completes inside a repository item with the repository's settings", async () => {
     const items = await completeIn(
       "examples/projects/ci-tools.yaml",
-      (t) => t.replace("      - name: pipelines\n", "      - name: pipelines\n        \n"),
+      (t) => t.replace(/( {6}- name: pipelines)[^\n]*\n/, "$1\n        \n"),
       (t) => ({ line: positionOf(t, "- name: pipelines").line + 1, character: 8 }),
     );
     expect(labels(items)).toEqual(
@@ -116,6 +116,42 @@ describe("yaml-language-server on the examples", () => {
     expect(labels(items)).not.toContain("visibility"); // a Project field, not a repository's
   });
 
+  it("completes a Defaults layer's values with the fields of the kind it selects", async () => {
+    // The examples' layers: a Repository layer first, a Project layer third. Completion is
+    // asked on a new line after a value already there, as one adds a field.
+    const file = "examples/defaults.yaml";
+    const below = (needle: string) => (t: string) => ({
+      line: positionOf(t, needle).line + 1,
+      character: 4,
+    });
+    const repository = await completeIn(
+      file,
+      (t) => t.replace(/ {4}enableForking: .*\n/, "    \n    bundle: { frequency: weekly }\n"),
+      below("    mergeRequests: enabled\n"),
+    );
+    expect(labels(repository)).toEqual(
+      expect.arrayContaining(["enableForking", "requiresDCO", "issueTracking", "forkFrom"]),
+    );
+    for (const other of ["title", "access", "licenses", "name", "subgroup", "inherit"])
+      expect(labels(repository)).not.toContain(other);
+    // A file of its own: the server keeps the text a file was first opened with.
+    cpSync(join(dir, file), join(dir, "examples/defaults-copy.yaml"));
+    const project = await completeIn(
+      "examples/defaults-copy.yaml",
+      (t) =>
+        t.replace(
+          / {4}access:\n {6}reporters: .*\n/,
+          "    description: D\n    \n    eccn: EAR99\n",
+        ),
+      below("    description: D\n"),
+    );
+    expect(labels(project)).toEqual(
+      expect.arrayContaining(["title", "access", "licenses", "git", "visibility"]),
+    );
+    for (const other of ["enableForking", "mergeRequests", "inherit"])
+      expect(labels(project)).not.toContain(other);
+  });
+
   it("hovers a field with its name, its description and an example", async () => {
     const path = join(dir, "examples/projects/trusted-firmware-a.yaml");
     const text = readFileSync(path, "utf8");
@@ -127,12 +163,12 @@ describe("yaml-language-server on the examples", () => {
           position: positionOf(text, needle),
         })
       )?.contents.value ?? "";
-    const tracking = await hover("issueTracking");
-    expect(tracking).toMatch(/^#### issueTracking\n/);
-    expect(tracking).toContain(
-      "The issue tracker: enabled, private (project members only) or disabled",
+    const requests = await hover("mergeRequests");
+    expect(requests).toMatch(/^#### mergeRequests\n/);
+    expect(requests).toContain(
+      "Merge requests: enabled, private (project members only) or disabled",
     );
-    expect(tracking).toContain("Example:");
+    expect(requests).toContain("Example:");
     expect(await hover("requiresDCO")).toMatch(
       /^#### requiresDCO\n\n.*Developer Certificate of Origin/,
     );
