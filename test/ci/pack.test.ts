@@ -129,7 +129,7 @@ for (const part of command.split("&&").map((p) => p.trim()))
       cwd: app,
       env: { ...process.env, NODE_DEBUG: "phctl" },
     });
-    expect(validate.stdout).toBe("0 errors, 0 warnings in 9 files\n");
+    expect(validate.stdout).toBe("0 errors, 0 warnings in 12 files\n");
     // The installed package's code cache fits its bundle.
     expect(validate.stderr).toMatch(/bundle-validate\.cjs: code cache used$/m);
   }, 60_000);

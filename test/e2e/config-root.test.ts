@@ -36,7 +36,7 @@ describe("phctl validate with no path", () => {
 
   it("from the repository root: the config directory below it, named on stderr", async () => {
     const r = await phctl(["validate"], {}, root);
-    expect(r.stdout).toBe("0 errors, 0 warnings in 9 files\n");
+    expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
     expect(r.stderr).toBe("phctl: validating config (it holds phctl.yaml)\n");
     expect(r.code).toBe(0);
   });
@@ -45,7 +45,7 @@ describe("phctl validate with no path", () => {
     const r = await phctl(["validate", "--format", "json"], {}, join(root, "config/projects"));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("phctl: validating .. (it holds phctl.yaml)\n");
-    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { errors: 0, files: 9 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { errors: 0, files: 12 } });
   });
 
   it("with no phctl.yaml near: one line saying so and what to pass, exit 1", async () => {

@@ -132,7 +132,7 @@ describe("phctl validate", () => {
   it("refuses an unknown --format", async () => {
     const r = await phctl(["validate", "examples", "--format", "xml"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("phctl: --format must be one of text, json, github (got xml)\n");
+    expect(r.stderr).toBe("phctl: --format must be one of text, json, github, sarif (got xml)\n");
   });
 });
 
