@@ -1,0 +1,235 @@
+/**
+ * The access review from what was read live (access-read.ts) and what the manifests
+ * declare: every principal × project with its level and how it is held, each user's last
+ * login, each project's admins, and the findings (findings.ts). Pure: the clock is given.
+ *
+ * How access is held:
+ * - direct: the user is on one of the project's six lists (roles);
+ * - organizationTeam: the organization team is on the project's maintainers, developers or
+ *   reporters (the API does not list an organization team's members: the team is the
+ *   principal);
+ * - userTeam: the user is a member of a user team whose projects include this one. The API
+ *   names no level for a user team's projects: the row's level is `member`, graded read.
+ */
+import type { AccessLevel } from "../api/schemas.js";
+import { AccessLevels, TeamLevels } from "../api/schemas.js";
+import type {
+  LiveOrganization,
+  LiveOrgTeam,
+  LiveProject,
+  LiveTeam,
+  LiveUser,
+} from "../engine/readers.js";
+import type { DesiredState } from "../manifest/types.js";
+import { findings } from "./findings.js";
+import { daysSince } from "./span.js";
+import type { AccessProject, AccessRow, AccessUser, Finding, Grade } from "./types.js";
+
+/** The level of a user team's projects (the API names none). */
+export const TEAM_MEMBER_LEVEL = "member";
+
+const GRADE_OF: Record<AccessLevel | typeof TEAM_MEMBER_LEVEL, Grade> = {
+  admins: "admin",
+  controllers: "write",
+  editors: "write",
+  maintainers: "write",
+  developers: "write",
+  reporters: "read",
+  member: "read",
+};
+const RANK: Record<Grade, number> = { read: 1, write: 2, admin: 3 };
+
+/** The grade of a level (admin, write, read). */
+export const gradeOf = (level: string): Grade => GRADE_OF[level as keyof typeof GRADE_OF] ?? "read";
+
+/** The higher of two grades. */
+export const higher = (a: Grade | null, b: Grade): Grade =>
+  a === null || RANK[b] > RANK[a] ? b : a;
+
+/** What the access review is made from. */
+export interface AccessInput {
+  state: DesiredState;
+  parentOrganization: string;
+  organizations: readonly LiveOrganization[];
+  users: readonly LiveUser[];
+  /** Last login per username (null: never); undefined when it could not be read. */
+  logins: ReadonlyMap<string, string | null> | undefined;
+  teams: readonly LiveTeam[];
+  orgTeams: readonly LiveOrgTeam[];
+  projects: readonly LiveProject[];
+  nowMs: number;
+  inactiveDays: number;
+  /** Username globs of service accounts (`*` matches any run of characters). */
+  serviceAccountPatterns: readonly string[];
+}
+
+/** The access review's tables and findings. */
+export interface AccessData {
+  rows: AccessRow[];
+  users: AccessUser[];
+  projects: AccessProject[];
+  findings: Finding[];
+}
+
+/** A username glob as a regular expression (`*` any run, case-insensitive). */
+export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const res = patterns.map(
+    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i"),
+  );
+  return (name) => res.some((r) => r.test(name));
+}
+
+/** Declared access, as sets of `slug|level|name` keys. */
+function declaredSets(state: DesiredState) {
+  const users = new Set<string>();
+  const orgTeams = new Set<string>();
+  for (const p of state.projects)
+    for (const level of AccessLevels) {
+      for (const u of p.access[level].users) users.add(`${p.slug}|${level}|${u}`);
+      for (const t of p.access[level].organizationTeams) orgTeams.add(`${p.slug}|${level}|${t}`);
+    }
+  const members = new Set(state.teams.flatMap((t) => t.members.map((m) => `${t.name}|${m}`)));
+  return { users, orgTeams, members, projects: new Set(state.projects.map((p) => p.slug)) };
+}
+
+const compareRows = (a: AccessRow, b: AccessRow) =>
+  a.project.localeCompare(b.project) ||
+  AccessLevels.indexOf(a.level as AccessLevel) - AccessLevels.indexOf(b.level as AccessLevel) ||
+  a.principal.localeCompare(b.principal) ||
+  (a.via.team ?? "").localeCompare(b.via.team ?? "");
+
+/** Build the access review's tables and findings. */
+export function buildAccess(input: AccessInput): AccessData {
+  const declared = declaredSets(input.state);
+  const userByName = new Map(input.users.map((u) => [u.username, u]));
+  const orgTeamOrg = new Map(input.orgTeams.map((t) => [t.path, t.org_name]));
+  const login = (username: string): Pick<AccessRow, "lastLogin"> =>
+    input.logins === undefined || !userByName.has(username)
+      ? {}
+      : { lastLogin: input.logins.get(username) ?? null };
+  const rows: AccessRow[] = [];
+  const userRow = (
+    username: string,
+    p: LiveProject,
+    level: string,
+    via: AccessRow["via"],
+    isDeclared: boolean,
+  ) =>
+    rows.push({
+      principal: username,
+      principalKind: "user",
+      organization: userByName.get(username)?.organization ?? null,
+      project: p.projectSlug,
+      projectOrganization: p.organization,
+      level,
+      grade: gradeOf(level),
+      via,
+      declared: isDeclared,
+      ...login(username),
+    });
+
+  for (const p of input.projects) {
+    for (const level of AccessLevels)
+      for (const u of p.roles[level])
+        userRow(
+          u,
+          p,
+          level,
+          { kind: "direct" },
+          declared.users.has(`${p.projectSlug}|${level}|${u}`),
+        );
+    for (const level of TeamLevels)
+      for (const t of p.roles.organizationTeams[level])
+        rows.push({
+          principal: t,
+          principalKind: "organizationTeam",
+          organization: orgTeamOrg.get(t) ?? null,
+          project: p.projectSlug,
+          projectOrganization: p.organization,
+          level,
+          grade: gradeOf(level),
+          via: { kind: "organizationTeam", team: t },
+          declared: declared.orgTeams.has(`${p.projectSlug}|${level}|${t}`),
+        });
+  }
+  const bySlug = new Map(input.projects.map((p) => [p.projectSlug, p]));
+  for (const team of input.teams)
+    for (const slug of team.projects) {
+      const p = bySlug.get(slug);
+      if (!p) continue;
+      for (const u of team.userNames)
+        userRow(
+          u,
+          p,
+          TEAM_MEMBER_LEVEL,
+          { kind: "userTeam", team: team.name },
+          declared.members.has(`${team.name}|${u}`),
+        );
+    }
+  rows.sort(compareRows);
+
+  const isService = globMatcher(input.serviceAccountPatterns);
+  const reach = new Map<string, { projects: Set<string>; highest: Grade | null }>();
+  for (const r of rows) {
+    if (r.principalKind !== "user") continue;
+    const x = reach.get(r.principal) ?? { projects: new Set<string>(), highest: null };
+    x.projects.add(r.project);
+    x.highest = higher(x.highest, r.grade);
+    reach.set(r.principal, x);
+  }
+  const declaredUsers = new Set(input.state.users.map((u) => u.username));
+  const users: AccessUser[] = input.users
+    .map((u): AccessUser => {
+      const last = input.logins === undefined ? undefined : (input.logins.get(u.username) ?? null);
+      return {
+        username: u.username,
+        organization: u.organization,
+        role: u.role,
+        status: u.status,
+        declared: declaredUsers.has(u.username),
+        serviceAccount: isService(u.username),
+        ...(last === undefined
+          ? {}
+          : {
+              lastLogin: last,
+              daysSinceLogin: last === null ? null : daysSince(last, input.nowMs),
+            }),
+        projects: reach.get(u.username)?.projects.size ?? 0,
+        highest: reach.get(u.username)?.highest ?? null,
+      };
+    })
+    .sort((a, b) => a.username.localeCompare(b.username));
+
+  const principals = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const set = principals.get(r.project) ?? new Set<string>();
+    set.add(`${r.principalKind}|${r.principal}`);
+    principals.set(r.project, set);
+  }
+  const projects: AccessProject[] = input.projects
+    .map((p) => ({
+      project: p.projectSlug,
+      organization: p.organization,
+      declared: declared.projects.has(p.projectSlug),
+      admins: p.roles.admins.length,
+      principals: principals.get(p.projectSlug)?.size ?? 0,
+    }))
+    .sort((a, b) => a.project.localeCompare(b.project));
+
+  return {
+    rows,
+    users,
+    projects,
+    findings: findings({
+      rows,
+      users,
+      projects,
+      organizations: input.organizations,
+      parentOrganization: input.parentOrganization,
+      inactiveDays: input.inactiveDays,
+      loginsKnown: input.logins !== undefined,
+      nowMs: input.nowMs,
+      created: new Map(input.users.map((u) => [u.username, u.dateCreated])),
+    }),
+  };
+}
