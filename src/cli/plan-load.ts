@@ -2,16 +2,18 @@
  * `plan --base`: load the head manifests and the base checkout's together, without the
  * API. A pull request changes few files, so a base file with the same bytes as a head file
  * is not read twice: its documents (parsed and schema-checked once) are taken over under
- * the base file's name. Cross-reference rules and normalisation run on each side whole, so
- * each state is exactly what `loadManifests` would make of it.
+ * the base file's name. Layers, cross-reference rules and normalisation run on each side whole
+ * (settleDocuments), so each state is exactly what `loadManifests` would make of it.
  */
 import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
-import { sortDiagnostics } from "../manifest/diagnostics.js";
-import { collectDocuments, readInputs, ruleContext, type ManifestInput } from "../manifest/load.js";
-import { normalise } from "../manifest/normalise.js";
+import {
+  collectDocuments,
+  readInputs,
+  settleDocuments,
+  type ManifestInput,
+} from "../manifest/load.js";
 import type { DocHandle } from "../manifest/positions.js";
-import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic, LoadResult } from "../manifest/types.js";
 
 /** What one manifest file gave: its valid documents and its own diagnostics. */
@@ -80,14 +82,8 @@ function loadWith(
     byContent.set(key, r);
   }
   const all = { config: collected.config, valid, diagnostics };
-  const sorted = sortDiagnostics([...diagnostics, ...runRules(ruleContext(all)), ...extra]);
-  const state = sorted.some((d) => d.severity === "error")
-    ? undefined
-    : normalise(valid, collected.config);
-  return {
-    result: { state, diagnostics: sorted, files: inputs.map((i) => i.file).sort() },
-    byContent,
-  };
+  const files = inputs.map((i) => i.file);
+  return { result: settleDocuments(all, files, { extra }), byContent };
 }
 
 /**

@@ -159,28 +159,33 @@ export function loadManifestTexts(
   release = false,
 ): LoadResult {
   const read = collectDocuments(inputs, opts, release);
-  // Layers: every object with the Defaults that select it merged in; the rest sees these.
+  const profile = profileFile(read.config, opts.cwd);
+  const files = inputs.filter((i) => !profile?.(i.file)).map((i) => i.file);
+  return settleDocuments(read, files, { release });
+}
+
+/**
+ * Collected documents → the load's result: layers (every object with the Defaults that select
+ * it merged in; the rest sees these), cross-reference rules, then the state — unless an error,
+ * `extra` (the file system's) included, stops it. `plan --base` settles each side this way too.
+ */
+export function settleDocuments(
+  read: Collected,
+  files: readonly string[],
+  o: { release?: boolean; extra?: readonly Diagnostic[] } = {},
+): LoadResult {
   const layers = applyLayers(read.valid, read.config);
   const collected: Collected = { ...read, valid: layers.docs };
-  const profile = profileFile(collected.config, opts.cwd);
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
+    ...(o.extra ?? []),
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
-    : normalise(collected.valid, collected.config, { release });
+    : normalise(collected.valid, collected.config, { release: o.release === true });
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
-  return {
-    state,
-    layers,
-    diagnostics,
-    files: inputs
-      .filter((i) => !profile?.(i.file))
-      .map((i) => i.file)
-      .sort(),
-    config: collected.config,
-  };
+  return { state, layers, diagnostics, files: [...files].sort(), config: collected.config };
 }
 
 /**
