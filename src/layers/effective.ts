@@ -28,6 +28,8 @@ export interface LayerSummary {
   priority: number;
   select: Selector;
   description?: string;
+  /** Its values (a change to a layer is a change to them, its selector or its priority). */
+  values: Record<string, unknown>;
   /** Keys of the objects it selected: projects, users or teams; for a Repository layer, repositories. */
   selected: string[];
   /** A Repository layer: the projects of the repositories it selected. */
@@ -237,6 +239,7 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
       priority: l.priority,
       select: l.select,
       ...(l.description !== undefined ? { description: l.description } : {}),
+      values: l.values,
       selected: keys,
       ...(l.select.kind === "Repository" ? { projects: repoProjects.get(l)?.size ?? 0 } : {}),
     };

@@ -185,6 +185,7 @@ export function settleDocuments(
     ? undefined
     : normalise(collected.valid, collected.config, { release: o.release === true });
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
+  if (state && layers.layers.length > 0) state.layers = layers.layers;
   return { state, layers, diagnostics, files: [...files].sort(), config: collected.config };
 }
 

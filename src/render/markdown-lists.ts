@@ -24,7 +24,7 @@ export interface Part {
 export const EMPTY_PART: Part = { full: 0, min: 0, render: () => "" };
 
 /** A heading and lines (fixed), then items cut to the budget (and to `cap` characters). */
-function listPart(
+export function listPart(
   lead: string,
   items: readonly Item[],
   sep: string,
@@ -66,7 +66,7 @@ function joinParts(parts: readonly Part[], sep = "\n\n"): Part {
   };
 }
 
-const moreTail =
+export const moreTail =
   (artifact: string, bullet: string): Tail =>
   (left, names) =>
     `${bullet}…and ${left.toLocaleString("en-US")} more${names ? `: ${names}` : ""} (see ${artifact})`;

@@ -1,7 +1,8 @@
 /**
  * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`) or as the
  * drift issue's body. In order: the hidden marker, the verdict line, the apply outcome, the
- * destructive block, the summary table (counts per project, kind and action), warnings, the
+ * destructive block, the summary table (counts per project, kind and action), the Defaults
+ * layers involved with what each selects (the blast radius), warnings, the
  * changes to apply (split into this pull request and drift already present with
  * `plan --base`), tickets and blocked entries, details collapsed per project, and a footer.
  * Every count says what it includes and adds up. It never exceeds `maxChars`: the verdict, counts and destructive block always
@@ -15,6 +16,7 @@ import { destructiveMin, renderDestructive } from "./markdown-destructive.js";
 import { detailsPart, type WholeOrigins } from "./markdown-details.js";
 import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
+import { layersPart } from "./markdown-layers.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
 import { countsTable, footerLine, verdictLine, type MarkdownMode } from "./markdown-summary.js";
 
@@ -62,6 +64,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const groups = groupEntries(plan.entries);
   // Shown in this order; [weight] of each part that shares the budget.
   const shared: [Part, number][] = [
+    [layersPart(plan, artifact), 1],
     [warningsPart(plan, artifact), 1],
     [sectionsPart(plan, artifact, opts.request), 1],
     [ticketsPart(plan, artifact), 2],
@@ -73,7 +76,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
-  const gaps = GAP.length * 9 + 1;
+  const gaps = GAP.length * 10 + 1;
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome
