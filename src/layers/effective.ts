@@ -279,10 +279,12 @@ function countRepositories(
   }
 }
 
+const FROM_LAYER = "the value comes from";
+
 /**
  * A problem with a layered object — its schema, a cross-reference rule — sits at the line of
  * the document that gave the value (the handle sees to it): when that is a layer, say so and
- * name the object it was applied to.
+ * name the object it was applied to, after the problem's own hint.
  */
 export function attributeToLayers(
   diagnostics: readonly Diagnostic[],
@@ -291,7 +293,7 @@ export function attributeToLayers(
   if (result.layered.size === 0) return [...diagnostics];
   return diagnostics.map((d) => {
     const object = d.kind && d.name ? result.layered.get(`${d.kind}/${d.name}`) : undefined;
-    if (!object || d.hint?.startsWith("the value comes from")) return d;
+    if (!object || d.hint?.includes(FROM_LAYER)) return d;
     let best: { line: number; layer: string | undefined } | undefined;
     const consider = (file: string, line: number, layer?: string) => {
       if (file === d.file && line <= d.line && (!best || line > best.line)) best = { line, layer };
@@ -301,10 +303,9 @@ export function attributeToLayers(
     for (const l of result.layers) consider(l.source.file, l.source.line, l.name);
     const layer = best?.layer;
     if (!layer) return d;
-    return {
-      ...d,
-      hint: `the value comes from Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}); fix the layer, or override the field in the object`,
-    };
+    // The rule's own hint (what to fix) stays first.
+    const from = `${FROM_LAYER} Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}); fix the layer, or override the field in the object`;
+    return { ...d, hint: d.hint ? `${d.hint}; ${from}` : from };
   });
 }
 
