@@ -19,7 +19,7 @@ import type { DesiredState } from "../manifest/types.js";
 import type { Plan, PlanEntry } from "./plan.js";
 import { fingerprint } from "./planner.js";
 import { adminFloor } from "./admin-floor.js";
-import { layerRemovals, list, massRemovals } from "./removals.js";
+import { list, massRemovalRails } from "./removals.js";
 
 export { adminFloor } from "./admin-floor.js";
 export { allowedRemovals, massRemovals } from "./removals.js";
@@ -52,8 +52,7 @@ export function checkRails(
 ): Refusal[] {
   return [
     ...deleteRails(entries, state, o),
-    ...(o.allowMassRemoval ? [] : massRemovals(entries, live, o.maxRemovals)),
-    ...(o.allowMassRemoval ? [] : layerRemovals(entries, state.layers, o.maxRemovals)),
+    ...(o.allowMassRemoval ? [] : massRemovalRails(entries, live, state.layers, o.maxRemovals)),
     ...(o.allowNoAdmin ? [] : adminFloor(entries, live, state)),
   ];
 }

@@ -49,12 +49,26 @@ export function allowedRemovals(live: number, fraction: number): number {
   return fraction <= 0 ? 0 : Math.max(1, Math.floor(fraction * live + 1e-9));
 }
 
+/** A refusal and the removals it refuses. */
+interface Counted {
+  refusal: Refusal;
+  keys: string[];
+}
+
 /** Per object: more than `fraction` of one project's or team's entries removed. */
 export function massRemovals(
   entries: readonly PlanEntry[],
   live: ReadonlyMap<string, LiveObject>,
   fraction: number,
 ): Refusal[] {
+  return objectRemovals(entries, live, fraction).map((c) => c.refusal);
+}
+
+function objectRemovals(
+  entries: readonly PlanEntry[],
+  live: ReadonlyMap<string, LiveObject>,
+  fraction: number,
+): Counted[] {
   const removed = new Map<string, string[]>();
   for (const e of entries) {
     const scope = e.action === "delete" ? scopeOf(e.key) : undefined;
@@ -69,14 +83,17 @@ export function massRemovals(
     const scope = scopeOf(key);
     if (scope) counts.set(scope, (counts.get(scope) ?? 0) + 1);
   }
-  const out: Refusal[] = [];
+  const out: Counted[] = [];
   for (const [scope, keys] of [...removed].sort(([a], [b]) => a.localeCompare(b))) {
     const total = Math.max(counts.get(scope) ?? 0, keys.length);
     if (keys.length <= allowedRemovals(total, fraction)) continue;
     const pct = Math.round((keys.length / total) * 100);
     out.push({
-      rail: "mass-removal",
-      message: `refusing a mass removal: the plan removes ${keys.length} of ${total} ${scope} (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys)}; ${OVERRIDE}`,
+      refusal: {
+        rail: "mass-removal",
+        message: `refusing a mass removal: the plan removes ${keys.length} of ${total} ${scope} (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys)}; ${OVERRIDE}`,
+      },
+      keys,
     });
   }
   return out;
@@ -102,6 +119,14 @@ export function layerRemovals(
   layers: readonly LayerSummary[] | undefined,
   fraction: number,
 ): Refusal[] {
+  return layerGroups(entries, layers, fraction).map((c) => c.refusal);
+}
+
+function layerGroups(
+  entries: readonly PlanEntry[],
+  layers: readonly LayerSummary[] | undefined,
+  fraction: number,
+): Counted[] {
   const objectLayers = (layers ?? []).filter((l) => l.select.kind !== "Repository");
   if (objectLayers.length === 0) return [];
   // entry within an object → the keys removing it, by top-level object
@@ -113,7 +138,7 @@ export function layerRemovals(
     if (!tops) removed.set(at.entry, (tops = new Map()));
     tops.set(at.top, e.key);
   }
-  const out: Refusal[] = [];
+  const out: Counted[] = [];
   for (const l of objectLayers) {
     const selected = new Set(l.selected);
     for (const [entry, tops] of [...removed].sort(([a], [b]) => a.localeCompare(b))) {
@@ -122,10 +147,32 @@ export function layerRemovals(
       const noun = NOUN[l.select.kind] ?? "object";
       const pct = Math.round((keys.length / selected.size) * 100);
       out.push({
-        rail: "mass-removal",
-        message: `refusing a mass removal: Defaults ${l.name} (${l.source.file}:${l.source.line}) selects ${selected.size} ${noun}${selected.size === 1 ? "" : "s"}, and the plan removes ${entry} from ${keys.length} of them (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys.sort())}; ${OVERRIDE}`,
+        refusal: {
+          rail: "mass-removal",
+          message: `refusing a mass removal: Defaults ${l.name} (${l.source.file}:${l.source.line}) selects ${selected.size} ${noun}${selected.size === 1 ? "" : "s"}, and the plan removes ${entry} from ${keys.length} of them (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys.sort())}; ${OVERRIDE}`,
+        },
+        keys,
       });
     }
   }
   return out;
+}
+
+/**
+ * Both mass-removal rails. An object's refusal whose removals a layer's refusal holds every one
+ * of is left out: those removals come from the layer, which is named once — not a refusal per
+ * selected object.
+ */
+export function massRemovalRails(
+  entries: readonly PlanEntry[],
+  live: ReadonlyMap<string, LiveObject>,
+  layers: readonly LayerSummary[] | undefined,
+  fraction: number,
+): Refusal[] {
+  const byLayer = layerGroups(entries, layers, fraction);
+  const fromLayers = new Set(byLayer.flatMap((c) => c.keys));
+  const byObject = objectRemovals(entries, live, fraction).filter(
+    (c) => !c.keys.every((k) => fromLayers.has(k)),
+  );
+  return [...byObject, ...byLayer].map((c) => c.refusal);
 }

@@ -4,7 +4,8 @@
  * selected project) is refused above maxRemovals of those objects, naming the layer.
  */
 import { describe, expect, it } from "vitest";
-import { layerRemovals } from "../../src/engine/removals.js";
+import { layerRemovals, massRemovalRails } from "../../src/engine/removals.js";
+import type { LiveObject } from "../../src/kinds/kind.js";
 import type { PlanEntry } from "../../src/engine/plan.js";
 import type { LayerSummary } from "../../src/layers/effective.js";
 
@@ -55,5 +56,46 @@ describe("layerRemovals", () => {
     expect(layerRemovals(left, [teams], 0.25).map((r) => r.rail)).toEqual(["mass-removal"]);
     expect(layerRemovals(left, [], 0.25)).toEqual([]);
     expect(layerRemovals(left, undefined, 0.25)).toEqual([]);
+  });
+});
+
+describe("massRemovalRails", () => {
+  const liveOf = (keys: string[]) =>
+    new Map<string, LiveObject>(keys.map((k) => [k, { key: k, fields: {}, ids: {} }]));
+  const four = projects(4);
+  const live = liveOf(
+    four.flatMap((p) =>
+      ["jdoe", "asmith", "bwong", "carol"].map((u) => `${p}/access/reporters/user/${u}`),
+    ),
+  );
+  const layer4 = layer("access-baseline", "Project", four);
+
+  it("a project's removals that a layer's refusal covers are said once, naming the layer", () => {
+    const removed = four.flatMap((p) =>
+      ["bwong", "carol"].map((u) => del(`${p}/access/reporters/user/${u}`)),
+    );
+    const messages = massRemovalRails(removed, live, [layer4], 0.25).map((r) => r.message);
+    expect(messages).toHaveLength(2);
+    expect(
+      messages.every((m) => m.startsWith("refusing a mass removal: Defaults access-baseline")),
+    ).toBe(true);
+    // Without layers, each project is refused on its own.
+    expect(massRemovalRails(removed, live, undefined, 0.25)).toHaveLength(4);
+  });
+
+  it("a project's refusal with a removal of its own stays", () => {
+    const removed = [
+      ...four.map((p) => del(`${p}/access/reporters/user/bwong`)),
+      del("project/p1/access/reporters/user/jdoe"),
+    ];
+    const messages = massRemovalRails(removed, live, [layer4], 0.25).map((r) => r.message);
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /^refusing a mass removal: the plan removes 2 of 4 access entries of project p1 /,
+      ),
+      expect.stringMatching(
+        /^refusing a mass removal: Defaults access-baseline .* removes access\/reporters\/user\/bwong from 4 of them/,
+      ),
+    ]);
   });
 });
