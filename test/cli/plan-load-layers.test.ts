@@ -53,6 +53,6 @@ describe("loadHeadAndBase", () => {
     ]);
     expect(
       both.head.state?.layerSources?.("Project", "project/p1", "externalContribution"),
-    ).toEqual({ file: "head/defaults.yaml", line: 9, column: 5 });
+    ).toEqual({ file: "head/defaults.yaml", line: 9, column: 5, layer: "forking" });
   });
 });
