@@ -10,6 +10,9 @@
  * the applied record, src/cli/applied-record.ts) adds what changed between it and the base —
  * merged, never applied — to the scope, and splits what was already there into "merged but
  * not applied" and drift made live. Without it, the plan says that it cannot know.
+ *
+ * A changed Defaults document touches every object its old or new selector matches: those are
+ * planned (and read), and the plan lists the document with their count (`plan.layers`).
  */
 import type { Command } from "commander";
 import equal from "fast-deep-equal";
@@ -18,7 +21,8 @@ import { splitByBase } from "../engine/base-split.js";
 import { ReadContext } from "../engine/read-context.js";
 import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
 import { changeScope, type ChangeScope } from "../engine/scope.js";
-import type { AppliedInfo } from "../engine/plan.js";
+import { changedLayers } from "../engine/layer-impact.js";
+import type { AppliedInfo, LayerImpact } from "../engine/plan.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import type { DesiredState, LoadResult } from "../manifest/types.js";
 import { plural } from "../render/style.js";
@@ -93,6 +97,22 @@ function scopeFor(
   return [...mine, ...earlier].sort();
 }
 
+/**
+ * A change's scope with what its Defaults documents touch: a document added, removed or
+ * altered changes exactly the objects its old or new selector matches (src/engine/layer-impact.ts).
+ */
+function withLayers(
+  scope: ChangeScope,
+  before: LoadResult | undefined,
+  after: LoadResult,
+): { scope: ChangeScope; layers: LayerImpact[] } {
+  const touched = changedLayers(before?.layers?.layers ?? [], after.layers?.layers ?? []);
+  if (touched.layers.length === 0 || scope.settings.length > 0)
+    return { scope, layers: touched.layers };
+  const keys = [...new Set([...scope.keys, ...touched.keys])].sort();
+  return { scope: { ...scope, keys }, layers: touched.layers };
+}
+
 /** The applied config, or why it cannot be used (said on stderr; the plan says it too). */
 function appliedState(loaded: LoadResult | undefined, dir: string | undefined) {
   if (loaded === undefined || dir === undefined) return { info: { known: false, note: UNKNOWN } };
@@ -121,8 +141,11 @@ export async function makeBasePlan(
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const applied = appliedState(loaded.applied, o.applied);
   if (applied.info && o.applied !== undefined) note(applied.info.note);
-  const stranded = applied.state ? changeScope(applied.state, baseState) : undefined;
-  const scope = scopeFor(o, changeScope(baseState, state), stranded, note);
+  const stranded = applied.state
+    ? withLayers(changeScope(applied.state, baseState), loaded.applied, loaded.base).scope
+    : undefined;
+  const found = withLayers(changeScope(baseState, state), loaded.base, loaded.head);
+  const scope = scopeFor(o, found.scope, stranded, note);
 
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {
@@ -165,6 +188,9 @@ export async function makeBasePlan(
     // Exceptions the change grants or extends: called out at the top of the comment.
     const granted = exceptionChanges(planPoliciesOf(loaded.base).policies, policies.policies);
     if (granted) plan.policyExceptions = granted;
+    // The Defaults documents this change touches, and what each selects: not the head's own.
+    if (found.layers.length > 0) plan.layers = found.layers;
+    else delete plan.layers;
     plan.stats = {
       objectsRead: common.rc.objects,
       apiCalls: api.metrics.snapshot().calls - callsBefore,

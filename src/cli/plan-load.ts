@@ -2,20 +2,19 @@
  * `plan --base`: load the head manifests and the base checkout's together, without the
  * API. A pull request changes few files, so a base file with the same bytes as a head file
  * is not read twice: its documents (parsed and schema-checked once) are taken over under
- * the base file's name. Cross-reference rules and normalisation run on each side whole, so
- * each state is exactly what `loadManifests` would make of it.
+ * the base file's name. Layers, cross-reference rules and normalisation run on each side whole
+ * (settleDocuments), so each state is exactly what `loadManifests` would make of it.
  */
 import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
-import { applyLayers, attributeToLayers } from "../layers/effective.js";
-import { layerFieldSources } from "../layers/field-sources.js";
-import { sortDiagnostics } from "../manifest/diagnostics.js";
-import { collectDocuments, readInputs, ruleContext, type ManifestInput } from "../manifest/load.js";
-import { normalise } from "../manifest/normalise.js";
+import {
+  collectDocuments,
+  readInputs,
+  settleDocuments,
+  type ManifestInput,
+} from "../manifest/load.js";
 import type { DocHandle } from "../manifest/positions.js";
-import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic, LoadResult } from "../manifest/types.js";
-import { policyPass } from "../policy/load-pass.js";
 
 /** What one manifest file gave: its valid documents and its own diagnostics. */
 interface FileResult {
@@ -82,33 +81,9 @@ function loadWith(
     valid.push(...r.valid);
     byContent.set(key, r);
   }
-  // The Defaults layers merged in, as loadManifests does: the rules, the policies and the
-  // state see effective documents (a tombstone is not a user, a layer's value is the object's).
-  const layers = applyLayers(valid, collected.config);
-  const all = { config: collected.config, valid: layers.docs, diagnostics };
-  // The policies of each side, as loadManifests compiles them (the base's for its exceptions).
-  const policy = policyPass(layers.docs, collected.config);
-  const sorted = sortDiagnostics([
-    ...diagnostics,
-    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(all))], layers),
-    ...policy.diagnostics,
-    ...extra,
-  ]);
-  const state = sorted.some((d) => d.severity === "error")
-    ? undefined
-    : normalise(layers.docs, collected.config);
-  if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
-  return {
-    result: {
-      state,
-      layers,
-      diagnostics: sorted,
-      files: inputs.map((i) => i.file).sort(),
-      policies: policy.policies,
-      violations: policy.violations,
-    },
-    byContent,
-  };
+  const all = { config: collected.config, valid, diagnostics };
+  const files = inputs.map((i) => i.file);
+  return { result: settleDocuments(all, files, { extra }), byContent };
 }
 
 /**

@@ -2,12 +2,13 @@
  * Each changed field of a plan at its own manifest line (src/manifest/field-sources.ts): a
  * change carries `source`, and an entry that changes fields is located at the first of them
  * in the file — what a reviewer opens and an annotation marks. Entries that change no field
- * (creates, deletes) keep their object's line.
+ * (creates, deletes) keep their object's line. A value a Defaults layer gave is at the layer's
+ * line, and the change names the layer (`layer`).
  */
 import { readFileSync } from "node:fs";
 import { decodeYamlBytes } from "../manifest/decode.js";
 import { locateFields } from "../manifest/field-sources.js";
-import type { Source } from "../manifest/types.js";
+import type { LayerSource, Source } from "../manifest/types.js";
 import type { PlanEntry, SourceRef } from "./plan.js";
 
 /** A manifest file's text as the loader decodes it, from the working directory. */
@@ -28,7 +29,7 @@ const earlier = (a: SourceRef, b: SourceRef) =>
 export function locateChanges(
   entries: PlanEntry[],
   read: (file: string) => string | undefined = readManifestText,
-  fromLayer?: (kind: string, key: string, field: string) => Source | undefined,
+  fromLayer?: (kind: string, key: string, field: string) => LayerSource | undefined,
 ): void {
   const asked = entries.filter((e) => e.changes.length > 0 && e.source && e.action !== "create");
   if (asked.length === 0) return;
@@ -46,7 +47,8 @@ export function locateChanges(
   asked.forEach((e, i) => {
     let first: SourceRef | undefined;
     e.changes = e.changes.map((c, j) => {
-      const at = layerAt[i][j] ?? found[i][j];
+      const layer = layerAt[i][j];
+      const at = layer ?? found[i][j];
       if (!at) return c;
       const source = ref(at);
       // The entry is at its first field in its own file; at a layer's only when all are there.
@@ -56,7 +58,7 @@ export function locateChanges(
           ? earlier(source, first)
           : first.file !== e.source!.file && source.file === e.source!.file);
       if (better) first = source;
-      return { ...c, source };
+      return { ...c, source, ...(layer ? { layer: layer.layer } : {}) };
     });
     if (first) e.source = first;
   });

@@ -7,7 +7,8 @@
  *   under `phctl/protect`;
  * - the mass-removal guard: no more than `maxRemovals` of the live access entries, team
  *   memberships or repositories of one project or team (one removal is always allowed,
- *   unless maxRemovals is 0), unless `--allow-mass-removal`;
+ *   unless maxRemovals is 0), nor the same entry removed from more than `maxRemovals` of the
+ *   objects a Defaults layer selects (src/engine/removals.ts), unless `--allow-mass-removal`;
  * - the admin floor (admin-floor.ts): a project is never left without an active admin, nor
  *   a declared git group without an active maintainer (users or organization teams);
  * - a saved plan whose objects changed since it was made is stale (`staleObjects`).
@@ -18,8 +19,10 @@ import type { DesiredState } from "../manifest/types.js";
 import type { Plan, PlanEntry } from "./plan.js";
 import { fingerprint } from "./planner.js";
 import { adminFloor } from "./admin-floor.js";
+import { list, massRemovalRails } from "./removals.js";
 
 export { adminFloor } from "./admin-floor.js";
+export { allowedRemovals, massRemovals } from "./removals.js";
 
 export type Rail = "delete" | "protect" | "mass-removal" | "admin-floor";
 
@@ -40,11 +43,6 @@ export interface RailOptions {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function list(keys: readonly string[], max = 5): string {
-  const shown = keys.slice(0, max).join(", ");
-  return keys.length > max ? `${shown}, … (${keys.length - max} more)` : shown;
-}
-
 /** Every rail; an empty array means the plan may be applied. */
 export function checkRails(
   entries: readonly PlanEntry[],
@@ -54,7 +52,7 @@ export function checkRails(
 ): Refusal[] {
   return [
     ...deleteRails(entries, state, o),
-    ...(o.allowMassRemoval ? [] : massRemovals(entries, live, o.maxRemovals)),
+    ...(o.allowMassRemoval ? [] : massRemovalRails(entries, live, state.layers, o.maxRemovals)),
     ...(o.allowNoAdmin ? [] : adminFloor(entries, live, state)),
   ];
 }
@@ -87,58 +85,6 @@ function deleteRails(
       rail: "delete",
       message: `the plan deletes ${plural(pruned.length, "data-bearing object")}: ${list(pruned.map((e) => e.key))}; pass --allow-delete to delete ${pruned.length === 1 ? "it" : "them"}, or leave ${pruned.length === 1 ? "it" : "them"} out with --target`,
     });
-  return out;
-}
-
-/** Scopes of the mass-removal guard: a key → its scope (what, of whom), or undefined. */
-const SCOPES: readonly { re: RegExp; what: string; of: (m: RegExpExecArray) => string }[] = [
-  { re: /^project\/([^/]+)\/access\//, what: "access entries", of: (m) => `project ${m[1]}` },
-  { re: /^team\/([^/]+)\/member\//, what: "team memberships", of: (m) => `team ${m[1]}` },
-  { re: /^project\/([^/]+)\/repo\//, what: "repositories", of: (m) => `project ${m[1]}` },
-];
-
-function scopeOf(key: string): string | undefined {
-  for (const s of SCOPES) {
-    const m = s.re.exec(key);
-    if (m) return `${s.what} of ${s.of(m)}`;
-  }
-  return undefined;
-}
-
-/** How many removals of `live` objects `fraction` allows: at least one, unless it is 0. */
-export function allowedRemovals(live: number, fraction: number): number {
-  return fraction <= 0 ? 0 : Math.max(1, Math.floor(fraction * live + 1e-9));
-}
-
-export function massRemovals(
-  entries: readonly PlanEntry[],
-  live: ReadonlyMap<string, LiveObject>,
-  fraction: number,
-): Refusal[] {
-  const removed = new Map<string, string[]>();
-  for (const e of entries) {
-    const scope = e.action === "delete" ? scopeOf(e.key) : undefined;
-    if (!scope) continue;
-    const keys = removed.get(scope);
-    if (keys) keys.push(e.key);
-    else removed.set(scope, [e.key]);
-  }
-  if (removed.size === 0) return [];
-  const counts = new Map<string, number>();
-  for (const key of live.keys()) {
-    const scope = scopeOf(key);
-    if (scope) counts.set(scope, (counts.get(scope) ?? 0) + 1);
-  }
-  const out: Refusal[] = [];
-  for (const [scope, keys] of [...removed].sort(([a], [b]) => a.localeCompare(b))) {
-    const total = Math.max(counts.get(scope) ?? 0, keys.length);
-    if (keys.length <= allowedRemovals(total, fraction)) continue;
-    const pct = Math.round((keys.length / total) * 100);
-    out.push({
-      rail: "mass-removal",
-      message: `refusing a mass removal: the plan removes ${keys.length} of ${total} ${scope} (${pct} %, more than maxRemovals ${Math.round(fraction * 100)} %): ${list(keys)}; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml`,
-    });
-  }
   return out;
 }
 

@@ -7,10 +7,13 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { StringEnum } from "../api/schemas.js";
+import { SELECT_KINDS } from "../manifest/schema/selector.js";
 
 /**
  * 2: a changed field carries its own manifest line (`changes[].source`).
  * 3: the organization's policies: `violations`, and with `plan --base` `policyExceptions`.
+ *    and and the Defaults layer that gave its value (`changes[].layer`); the plan lists the
+ * layers it involves with what each selects (`layers`, the blast radius).
  */
 export const PLAN_FORMAT_VERSION = 3;
 
@@ -37,7 +40,13 @@ export const FieldChange = Type.Object(
       Type.Object(SourceRef.properties, {
         additionalProperties: false,
         description:
-          "the field's own line in the manifests (absent when the manifest leaves the field to its default)",
+          "the field's own line in the manifests (absent when the manifest leaves the field to its default); a Defaults layer's line when the layer gives the value",
+      }),
+    ),
+    layer: Type.Optional(
+      Type.String({
+        description:
+          "the Defaults document (metadata.name) whose value the field takes; absent when the object's own manifest (or no one) decides it",
       }),
     ),
   },
@@ -86,6 +95,37 @@ export const PlanEntry = Type.Object(
   { additionalProperties: false },
 );
 export type PlanEntry = Static<typeof PlanEntry>;
+
+export const LAYER_CHANGES = ["added", "changed", "removed"] as const;
+
+/** A Defaults layer the plan involves, and the objects it selects: its blast radius. */
+export const LayerImpact = Type.Object(
+  {
+    name: Type.String({ description: "the Defaults document's metadata.name" }),
+    source: Type.Object(SourceRef.properties, {
+      additionalProperties: false,
+      description: "the Defaults document's first line",
+    }),
+    kind: StringEnum(SELECT_KINDS, {
+      description: "the kind of objects it selects (select.kind)",
+    }),
+    objects: Type.Integer({
+      minimum: 0,
+      description:
+        "how many objects it selects (with plan --base: by its base or its head selector)",
+    }),
+    projects: Type.Optional(
+      Type.Integer({ minimum: 0, description: "a Repository layer: the projects of those" }),
+    ),
+    change: Type.Optional(
+      StringEnum(LAYER_CHANGES, {
+        description: "with plan --base: how the change alters the document",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LayerImpact = Static<typeof LayerImpact>;
 
 export const UnmanagedEntry = Type.Object(
   { key: Type.String(), kind: Type.String(), note: Type.String() },
@@ -270,6 +310,12 @@ export const Plan = Type.Object(
      * last applied commit's does not: merged earlier, never applied (apply carries it).
      */
     unapplied: Type.Optional(Type.Array(Type.String())),
+    /**
+     * The Defaults layers the plan involves, with the objects each selects: with `plan
+     * --base`, the documents the change adds, alters or removes; without, those whose values
+     * decide a changed field.
+     */
+    layers: Type.Optional(Type.Array(LayerImpact)),
     /** With `plan --base`: what is known of the last commit an apply carried out. */
     applied: Type.Optional(AppliedInfo),
     /**

@@ -16,6 +16,7 @@ import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { readLive, type LiveRead } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
 import { locateChanges } from "./change-sources.js";
+import { decidingLayers } from "./layer-impact.js";
 import { buildPlan } from "./planner.js";
 import { checkOrganization } from "./organization-check.js";
 import { readOrganizations, type LiveOrganization } from "./readers.js";
@@ -184,6 +185,9 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     // Each changed field at its own line: its files read again, the load keeps no such detail.
     locateChanges(plan.entries, undefined, state.layerSources);
     if (o.policies) plan.violations = planViolations(plan, o.state, live.live, o.policies);
+    // The layers that decide a changed field, with what each selects (the blast radius).
+    const layers = decidingLayers(plan.entries, state.layers);
+    if (layers.length > 0) plan.layers = layers;
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,

@@ -28,6 +28,8 @@ export interface LayerSummary {
   priority: number;
   select: Selector;
   description?: string;
+  /** Its values (a change to a layer is a change to them, its selector or its priority). */
+  values: Record<string, unknown>;
   /** Keys of the objects it selected: projects, users or teams; for a Repository layer, repositories. */
   selected: string[];
   /** A Repository layer: the projects of the repositories it selected. */
@@ -225,6 +227,7 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
       priority: l.priority,
       select: l.select,
       ...(l.description !== undefined ? { description: l.description } : {}),
+      values: l.values,
       selected: keys,
       ...(l.select.kind === "Repository" ? { projects: repoProjects.get(l)?.size ?? 0 } : {}),
     };
@@ -264,13 +267,12 @@ function countRepositories(
   }
 }
 
-/** Problems the layers report themselves, already naming the documents involved. */
-const LAYER_CODES = new Set(["layer-conflict", "tombstone-unused"]);
+const FROM_LAYER = "the value comes from";
 
 /**
  * A problem with a layered object — its schema, a cross-reference rule — sits at the line of
  * the document that gave the value (the handle sees to it): when that is a layer, say so and
- * name the object it was applied to.
+ * name the object it was applied to, after the problem's own hint.
  */
 export function attributeToLayers(
   diagnostics: readonly Diagnostic[],
@@ -279,7 +281,7 @@ export function attributeToLayers(
   if (result.layered.size === 0) return [...diagnostics];
   return diagnostics.map((d) => {
     const object = d.kind && d.name ? result.layered.get(`${d.kind}/${d.name}`) : undefined;
-    if (!object || LAYER_CODES.has(d.code)) return d;
+    if (!object || d.hint?.includes(FROM_LAYER)) return d;
     let best: { line: number; layer: string | undefined } | undefined;
     const consider = (file: string, line: number, layer?: string) => {
       if (file === d.file && line <= d.line && (!best || line > best.line)) best = { line, layer };
@@ -289,10 +291,9 @@ export function attributeToLayers(
     for (const l of result.layers) consider(l.source.file, l.source.line, l.name);
     const layer = best?.layer;
     if (!layer) return d;
-    return {
-      ...d,
-      hint: `${d.hint ? `${d.hint}; ` : ""}the value comes from Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}): fix the layer, or override the field in the object`,
-    };
+    // The rule's own hint (what to fix) stays first.
+    const from = `${FROM_LAYER} Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}); fix the layer, or override the field in the object`;
+    return { ...d, hint: d.hint ? `${d.hint}; ${from}` : from };
   });
 }
 

@@ -5,12 +5,16 @@
  * finds it in the object's file.
  */
 import type { FieldPath } from "../manifest/positions.js";
-import type { Source } from "../manifest/types.js";
+import type { LayerSource } from "../manifest/types.js";
 import type { LayeredObject } from "./effective.js";
 import { repositoryEntryKey } from "./shape.js";
 
 /** The source of a field of a plan entry (its kind, key and field), when a layer decides it. */
-export type LayerFieldSource = (kind: string, key: string, field: string) => Source | undefined;
+export type LayerFieldSource = (
+  kind: string,
+  key: string,
+  field: string,
+) => LayerSource | undefined;
 
 const FIELD: Record<string, (f: string) => string> = {
   Repository: (f) => (f === "fork" ? "forkFrom" : f),
@@ -65,6 +69,7 @@ export function layerFieldSources(layered: ReadonlyMap<string, LayeredObject>): 
     const found = locate(layered, key);
     if (!found) return undefined;
     const w = found.object.handle.winner([...found.base, (FIELD[kind] ?? ((f) => f))(field)]);
-    return w?.contributor.layer ? w.contributor.handle.at(w.at, "key") : undefined;
+    const layer = w?.contributor.layer;
+    return layer ? { ...w.contributor.handle.at(w.at, "key"), layer: layer.name } : undefined;
   };
 }

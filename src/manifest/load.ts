@@ -13,7 +13,7 @@ import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
 import { discover } from "./discover.js";
 import { normalise, repositoryIndex } from "./normalise.js";
 import { parseYamlText, type ParseOptions } from "./parse.js";
-import { policyPass } from "../policy/load-pass.js";
+import { policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
 import { runRules, type RuleContext } from "./rules/index.js";
 import type { ConfigDocument } from "./schema/config.js";
 import { schemaDiagnostics } from "./schema-errors.js";
@@ -162,29 +162,41 @@ export function loadManifestTexts(
   release = false,
 ): LoadResult {
   const read = collectDocuments(inputs, opts, release);
-  // Layers: every object with the Defaults that select it merged in; the rest sees these.
+  const profile = profileFile(read.config, opts.cwd);
+  const files = inputs.filter((i) => !profile?.(i.file)).map((i) => i.file);
+  return settleDocuments(read, files, { release, policy: opts });
+}
+
+/**
+ * Collected documents → the load's result: layers (every object with the Defaults that select
+ * it merged in; the rest sees these), cross-reference rules, then the state — unless an error,
+ * `extra` (the file system's) included, stops it. `plan --base` settles each side this way too.
+ */
+export function settleDocuments(
+  read: Collected,
+  files: readonly string[],
+  o: { release?: boolean; extra?: readonly Diagnostic[]; policy?: PolicyPassOptions } = {},
+): LoadResult {
   const layers = applyLayers(read.valid, read.config);
   const collected: Collected = { ...read, valid: layers.docs };
-  const profile = profileFile(collected.config, opts.cwd);
   // Policies: compile errors are diagnostics; violations stay apart (the plan is still made).
-  const policy = policyPass(collected.valid, collected.config, opts);
+  const policy = policyPass(collected.valid, collected.config, o.policy ?? {});
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
     ...policy.diagnostics,
+    ...(o.extra ?? []),
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
-    : normalise(collected.valid, collected.config, { release });
+    : normalise(collected.valid, collected.config, { release: o.release === true });
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
+  if (state && layers.layers.length > 0) state.layers = layers.layers;
   return {
     state,
     layers,
     diagnostics,
-    files: inputs
-      .filter((i) => !profile?.(i.file))
-      .map((i) => i.file)
-      .sort(),
+    files: [...files].sort(),
     config: collected.config,
     policies: policy.policies,
     violations: policy.violations,

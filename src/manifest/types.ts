@@ -17,7 +17,7 @@ import type {
   UserService,
   Visibility,
 } from "../api/schemas.js";
-import type { LayersResult } from "../layers/effective.js";
+import type { LayerSummary, LayersResult } from "../layers/effective.js";
 import type { CompiledPolicy, Violation } from "../policy/types.js";
 import type { BundleFrequencies, MailPlans } from "./schema/common.js";
 
@@ -26,6 +26,11 @@ export interface Source {
   file: string;
   line: number;
   column: number;
+}
+
+/** A line in a Defaults layer, and which layer it is (its metadata.name). */
+export interface LayerSource extends Source {
+  layer: string;
 }
 
 export type Severity = "error" | "warning";
@@ -261,8 +266,13 @@ export interface DesiredState {
   referencedOrganizations: Reference[];
   /** The source of every key: objects and children alike (access entries, members, licenses, …). */
   sources: SourceLookup;
-  /** Where a changed field's desired value came from when a Defaults layer gave it (src/layers). */
-  layerSources?: (kind: string, key: string, field: string) => Source | undefined;
+  /**
+   * Where a changed field's desired value came from when a Defaults layer gave it (src/layers):
+   * the line in the layer, and the layer's name.
+   */
+  layerSources?: (kind: string, key: string, field: string) => LayerSource | undefined;
+  /** The Defaults layers of the config and what each selects (a plan's blast radius, the rails). */
+  layers?: readonly LayerSummary[];
 }
 
 /** Where each key was declared (collect.ts DeclaredSources; a Map will do in tests). */

@@ -9,7 +9,7 @@
 import type { Origin } from "../engine/base-split.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
-import { formatSource, formatValue, isEmptyValue, ownLine } from "./style.js";
+import { fieldWhere, formatSource, formatValue, isEmptyValue } from "./style.js";
 import { visibleText } from "../visible.js";
 
 /** The mark of a part that is not this change's. */
@@ -21,17 +21,18 @@ const MARK: Record<Origin, string> = {
 
 /**
  * `+   field: value  (drift)  # line 12`, the value shortened so the line stays within the
- * cap; `line`: the field's own line when it is not its entry's.
+ * cap; `where`: where the value comes from when the entry's line does not say it (another
+ * line, a Defaults layer: `# defaults/repos.yaml:7, Defaults baseline`).
  */
 function fieldLine(
   sign: string,
   field: string,
   value: unknown,
   origin: Origin,
-  line?: number,
+  where?: string,
 ): string {
   const head = oneLine(`${sign}   ${field}: `);
-  const tail = `${MARK[origin]}${line !== undefined ? `  # line ${line}` : ""}`;
+  const tail = `${MARK[origin]}${where !== undefined ? `  # ${oneLine(where)}` : ""}`;
   const room = Math.max(12, CODE_LINE_CAP - head.length - tail.length);
   return codeLine(`${head}${shorten(oneLine(formatValue(value)), room)}${tail}`);
 }
@@ -87,7 +88,7 @@ export function entryLines(e: PlanEntry, whole: Origin = "change"): string[] {
           const old = c.before === null || c.before === undefined;
           return [
             ...(old ? [] : [fieldLine("-", c.field, c.before, mark)]),
-            fieldLine("+", c.field, c.after, mark, ownLine(c, e)),
+            fieldLine("+", c.field, c.after, mark, fieldWhere(c, e)),
           ];
         }),
       ];

@@ -79,14 +79,19 @@ export function formatSource(s: { file: string; line: number } | null | undefine
 }
 
 /**
- * The line of a changed field when it is not its entry's (the entry names the first changed
- * field's line; every other field shows its own).
+ * Where a changed field's value comes from, when its entry's line does not say it: a Defaults
+ * layer's `file:line, Defaults NAME` (always: the entry's line never names the layer), another
+ * file's `file:line`, or `line N` of the entry's file (the entry names its first changed field's
+ * line; every other field shows its own).
  */
-export function ownLine(
-  c: { source?: { line: number } },
-  e: { source: { line: number } | null },
-): number | undefined {
-  return c.source && c.source.line !== e.source?.line ? c.source.line : undefined;
+export function fieldWhere(
+  c: { source?: { file: string; line: number }; layer?: string },
+  e: { source: { file: string; line: number } | null },
+): string | undefined {
+  if (!c.source) return undefined;
+  if (c.layer) return `${formatSource(c.source)}, Defaults ${c.layer}`;
+  if (c.source.file !== e.source?.file) return formatSource(c.source);
+  return c.source.line !== e.source.line ? `line ${c.source.line}` : undefined;
 }
 
 /** A value no rendering needs to show on a created object: absent, null, "", [] or {}. */

@@ -6,7 +6,9 @@
  *                                                        (an update's: its first changed field's)
  *         + name: "tf-a-tests"
  *         ~ description: "Old text" → "New text"       ← one line when it fits, else:
- *         ~ title: "A" → "B"  (line 12)                ← a further field on a line of its own
+ *         ~ title: "A" → "B"  (line 12)                ← a further field at its own line
+ *         ~ enableForking: true → false  (defaults/repositories.yaml:7, Defaults baseline)
+ *                                                      ← a value a Defaults layer gives
  *         ~ description:
  *             "Old text"
  *           → "Reference secure-world software for Armv8-A …"
@@ -17,7 +19,7 @@
  */
 import type { Origin } from "../engine/base-split.js";
 import type { Action, PlanEntry } from "../engine/plan.js";
-import { ACTION_SYMBOL, formatSource, isEmptyValue, ownLine, type Style } from "./style.js";
+import { ACTION_SYMBOL, fieldWhere, formatSource, isEmptyValue, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 import { visibleJson, visibleText } from "../visible.js";
 import { visibleWidth } from "./width.js";
@@ -121,12 +123,12 @@ function changeLines(
   origin: Origin,
   o: EntryOptions,
 ): string[] {
-  const line = ownLine(c, e);
+  const where = fieldWhere(c, e);
   const note = [
     ...(origin === "change"
       ? []
       : [seg(origin === "drift" ? "  (drift)" : "  (not applied)", o.style.dim)]),
-    ...(line !== undefined ? [seg(`  (line ${line})`, o.style.dim)] : []),
+    ...(where !== undefined ? [seg(`  (${visibleText(where)})`, o.style.dim)] : []),
   ];
   const before = textValue(c.before);
   const after = textValue(c.after);

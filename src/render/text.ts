@@ -1,5 +1,6 @@
 /**
- * The plan for people, in a terminal: Terraform-like `+ ~ - !` entries grouped by action
+ * The plan for people, in a terminal: the Defaults layers involved and what each selects
+ * (src/render/layers.ts), then Terraform-like `+ ~ - !` entries grouped by action
  * (src/render/text-entry.ts lays out each one for the width), then tickets, blocked
  * entries, the ticket letters (unless `showTickets` put them inline), warnings and a
  * summary. With `plan --base`, the changes of this change come first, then what was merged
@@ -12,6 +13,7 @@
 import { entryOrigin } from "../engine/base-split.js";
 import type { Action, Plan, PlanEntry } from "../engine/plan.js";
 import { entryLines, letterLines, type EntryOptions } from "./text-entry.js";
+import { layerAt, layerName, layerReach, layersHeading } from "./layers.js";
 import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } from "./style.js";
 import { visibleText } from "../visible.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
@@ -77,6 +79,22 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
+  // The blast radius of the Defaults layers involved, above the entries.
+  if (plan.layers && plan.layers.length > 0) {
+    out.push(...title(`${layersHeading(plan)}:`, opts));
+    for (const l of plan.layers)
+      out.push(
+        ...wrap(
+          [seg(visibleText(layerAt(l)), style.dim), seg(`  ${layerName(l)}: ${layerReach(l)}`)],
+          {
+            width,
+            lead: "  ",
+            hang: 2,
+          },
+        ),
+      );
+    out.push("");
+  }
   if (plan.drift === undefined) {
     if (changes.length > 0) {
       out.push(...title("phctl will perform these actions:", opts), "");

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/engine/plan.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../../src/engine/plan.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
@@ -94,17 +94,17 @@ describe("a changed field at its own line", () => {
     expect(r.stdout).toContain('+   mergeRequests: "private"  # line 33\n');
   });
 
-  it("a saved plan of format 1 (no lines per field) is refused in one line: make it again", async () => {
+  it("a saved plan of an earlier format (format 2: no layers) is refused in one line: make it again", async () => {
     const r = await phctl(["plan", "examples", "--out", "plan.json"], env, dir);
     expect(r.code, r.stderr).toBe(0);
     const file = join(dir, "plan.json");
     const plan = JSON.parse(readFileSync(file, "utf8")) as Plan;
-    expect(plan.formatVersion).toBe(3);
-    writeFileSync(file, JSON.stringify({ ...plan, formatVersion: 1, phctlVersion: "0.0.9" }));
+    expect(plan.formatVersion).toBe(PLAN_FORMAT_VERSION);
+    writeFileSync(file, JSON.stringify({ ...plan, formatVersion: 2, phctlVersion: "0.0.9" }));
     const old = await phctl(["apply", "plan.json"], env, dir);
     expect(old.code).toBe(1);
     expect(old.stderr).toBe(
-      "phctl: plan.json is a plan of format 1, made by phctl 0.0.9; this phctl reads format 3: make the plan again with this phctl (phctl plan --out)\n",
+      "phctl: plan.json is a plan of format 2, made by phctl 0.0.9; this phctl reads format 3: make the plan again with this phctl (phctl plan --out)\n",
     );
   });
 });

@@ -5,7 +5,7 @@ import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { COLOR, useColor } from "../../src/render/style.js";
 import { renderText } from "../../src/render/text.js";
-import { samplePlan } from "../fixtures/sample-plan.js";
+import { layeredPlan, samplePlan } from "../fixtures/sample-plan.js";
 import { expectGolden } from "../helpers/golden.js";
 
 describe("plan renderers", () => {
@@ -37,6 +37,26 @@ describe("plan renderers", () => {
 
   it("markdown (golden)", () => {
     expectGolden("plan/sample.md", renderMarkdown(samplePlan()));
+  });
+
+  it("layers: each field names its layer's line, the blast radius is above the entries (golden)", () => {
+    const text = renderText(layeredPlan());
+    expectGolden("plan/layered.txt", text);
+    expect(text).toContain(
+      "~ enableForking: true → false  (defaults/repositories.yaml:7, Defaults repo-baseline)\n",
+    );
+    expect(text).toContain(
+      '~ eccn: "EAR99" → "5D002"  (defaults/projects.yaml:9, Defaults export-control)',
+    );
+    expect(text.indexOf("repositories in 200 projects")).toBeLessThan(text.indexOf("project/tf-a"));
+    const md = renderMarkdown(layeredPlan(true));
+    expectGolden("plan/layered.md", md);
+    expect(md).toContain(
+      "- `defaults/repositories.yaml:1` Defaults **repo-baseline** (changed): 1,840 repositories in 200 projects",
+    );
+    expect(md).toContain("# defaults/repositories.yaml:7, Defaults repo-baseline");
+    expect(md.indexOf("1,840 repositories")).toBeLessThan(md.indexOf("<details"));
+    expectGolden("plan/layered-base.txt", renderText(layeredPlan(true)));
   });
 
   it("markdown stays under the limit and points to the JSON artifact", () => {
@@ -72,6 +92,7 @@ describe("plan renderers", () => {
     const validate = new Ajv({ strict: false }).compile(Plan);
     expect(validate(parsed)).toBe(true);
     expect(parsed).toEqual(samplePlan());
+    expect(validate(JSON.parse(renderJson(layeredPlan(true))))).toBe(true);
     expect((parsed as { formatVersion: number }).formatVersion).toBe(PLAN_FORMAT_VERSION);
   });
 
