@@ -75,8 +75,10 @@ async function main(): Promise<void> {
       size,
       runs,
       flatMs: median(f.map((x) => x.wallMs)),
+      flatCpuMs: median(f.map((x) => x.cpuMs)),
       flatRssKB: median(f.map((x) => x.maxRssKB)),
       layeredMs: median(l.map((x) => x.wallMs)),
+      layeredCpuMs: median(l.map((x) => x.cpuMs)),
       layeredRssKB: median(l.map((x) => x.maxRssKB)),
       loadMs: median(e.map((x) => x.loadMs)),
       traceMs: median(e.map((x) => x.traceMs)),
@@ -86,9 +88,10 @@ async function main(): Promise<void> {
       load: `${loadBefore} → ${loadAverage()}`,
     };
     const time = row.layeredMs / row.flatMs;
+    const cpu = row.layeredCpuMs / row.flatCpuMs;
     const rss = row.layeredRssKB / row.flatRssKB;
     console.log(
-      `validate layered/flat: time ${time.toFixed(2)}× (target ≤ ${TARGETS.time}), peak RSS ${rss.toFixed(2)}× (target ≤ ${TARGETS.rss})`,
+      `validate layered/flat: time ${time.toFixed(2)}×, CPU ${cpu.toFixed(2)}× (target ≤ ${TARGETS.time}), peak RSS ${rss.toFixed(2)}× (target ≤ ${TARGETS.rss})`,
     );
     if (!args.values["no-write"]) writeBlock("layers", { [size]: row }, layersSection(row));
   } finally {
