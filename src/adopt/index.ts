@@ -8,20 +8,28 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { Plan, PlanEntry } from "../engine/plan.js";
+import type { FieldChange, Plan, PlanEntry } from "../engine/plan.js";
 import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
 import { credentialIn } from "../secrets.js";
 import { CONFIG_NAMES } from "../manifest/discover.js";
 import type { DesiredState } from "../manifest/types.js";
 import { EditError } from "./doc-text.js";
-import { FileText } from "./file-text.js";
+import { docId, FileText } from "./file-text.js";
+import {
+  layerAdoption,
+  layeredChanges,
+  manifestValue,
+  type LayerAdoption,
+  type LayeredChange,
+} from "./layers.js";
+import type { Op } from "./ops.js";
 import { unmanagedEntries, type NotAdoptable } from "./unmanaged.js";
 import { absentLive } from "./place-common.js";
 import { documentOf, placeEntry } from "./places.js";
 import { changedSinceLoad } from "./unchanged.js";
 import { verifyAdoption } from "./verify.js";
 
-export type { NotAdoptable };
+export type { LayerAdoption, NotAdoptable };
 
 /** A manifest file adoption changes: its text before, and after (undefined: deleted). */
 export interface AdoptedFile {
@@ -37,6 +45,8 @@ export interface AdoptResult {
   fileOf: Map<PlanEntry, string>;
   files: AdoptedFile[];
   notAdoptable: NotAdoptable[];
+  /** Drifted values a Defaults layer gave: written into the layer, or as an override. */
+  layers: LayerAdoption[];
 }
 
 export interface AdoptInput {
@@ -72,6 +82,9 @@ export function adopt(input: AdoptInput): AdoptResult {
   const absent = new Set(input.plan.entries.filter(absentLive).map((e) => e.key));
   const gitGone = new Set<string>();
   const organization = input.state.config.organization ?? input.plan.organization;
+  // Where layered values came from: only a config with layers is loaded again for it.
+  const loaded = input.state.layerSources ? loadManifestTexts(inputs) : undefined;
+  const layerNotes: LayerAdoption[] = [];
   for (const e of input.plan.entries) {
     const skip = (why: string) => notAdoptable.push({ key: e.key, kind: e.kind, why });
     const doc = documentOf(e.key);
@@ -90,13 +103,59 @@ export function adopt(input: AdoptInput): AdoptResult {
     if (changed.has(t.file) || failed.has(t.file) || t.removed(doc)) continue;
     if (GIT_KINDS.has(e.kind) && gitGone.has(doc)) continue;
     try {
-      const placed = placeEntry(e, { organization, value: t.value(doc), absent });
+      const layered = loaded ? layeredChanges(loaded, e) : new Map<FieldChange, LayeredChange>();
+      // A layer that selects this object alone takes the live value itself.
+      const intoLayer = [...layered.values()].filter((l) => l.others === 0);
+      const unwritable = [...layered.values()].find(
+        (l) => manifestValue(e.kind, l.change) === undefined,
+      );
+      if (unwritable) {
+        fileOf.delete(e);
+        skip(
+          `Defaults ${unwritable.layer.name} gives ${unwritable.change.field} and live has none a manifest can write: change the layer by hand`,
+        );
+        continue;
+      }
+      const own = {
+        ...e,
+        changes: e.changes.filter((c) => !intoLayer.some((l) => l.change === c)),
+      };
+      const placed =
+        own.changes.length > 0 || e.changes.length === 0
+          ? placeEntry(own, { organization, value: t.value(doc), absent })
+          : [];
       if (!Array.isArray(placed)) {
         fileOf.delete(e);
         skip(placed.why);
         continue;
       }
-      for (const op of placed) t.apply(doc, op);
+      const layerOps: { t: FileText; id: string; op: Op }[] = [];
+      for (const l of intoLayer) {
+        const lt = docFile.get(docId("Defaults", l.layer.name));
+        if (lt && changed.has(lt.file))
+          throw new EditError(`${lt.file} changed since phctl read it`);
+        if (!lt) throw new EditError(`Defaults ${l.layer.name} was not found`);
+        const id = docId("Defaults", l.layer.name);
+        const path = l.at.map((x) => (typeof x === "number" ? x : String(x)));
+        layerOps.push({
+          t: lt,
+          id,
+          op: { op: "set", path, value: manifestValue(e.kind, l.change) },
+        });
+        layerNotes.push(layerAdoption(e, l, "layer", lt.file));
+      }
+      // A field the layer gives elsewhere: an override, even at the default (no key removed).
+      const ops = placed.map((op, i): Op => {
+        const l = placed.length === own.changes.length ? layered.get(own.changes[i]) : undefined;
+        if (!l) return op;
+        layerNotes.push(layerAdoption(e, l, "override", t.file));
+        return op.op === "unset"
+          ? { op: "set", path: op.path, value: manifestValue(e.kind, l.change) }
+          : op;
+      });
+      if (own.changes.length === 0 && layerOps.length > 0) fileOf.set(e, layerOps[0].t.file);
+      for (const op of ops) t.apply(doc, op);
+      for (const { t: lt, id, op } of layerOps) lt.apply(id, op);
       if (e.kind === "GitGroup" && absentLive(e)) gitGone.add(doc);
     } catch (err) {
       if (!(err instanceof EditError)) throw err;
@@ -122,11 +181,13 @@ export function adopt(input: AdoptInput): AdoptResult {
     const after = t.text();
     if (after !== t.original) files.push({ file, before: t.original, after });
   }
+  const done = new Set(adopted.map((e) => e.key));
   return {
     adopted,
     fileOf,
     files,
     notAdoptable: [...notAdoptable, ...unmanagedEntries(input.plan)],
+    layers: layerNotes.filter((n) => done.has(n.key)),
   };
 }
 

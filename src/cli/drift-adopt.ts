@@ -4,7 +4,10 @@
  * request "accept live changes"; a plan of the adopted manifests shows no changes for the
  * adopted entries. Accepting live removes the declarations of objects deleted live and
  * adds to authoritative lists what live has. What cannot be adopted — a live object no
- * manifest declares — is listed with the export command that writes its declaration.
+ * manifest declares — is listed with the export command that writes its declaration. A value
+ * a Defaults layer gave goes into that layer only when it selects nothing else; otherwise
+ * into the object's own document as an override, and the report says which layer and how
+ * many other objects it gives the value to (src/adopt/layers.ts).
  * Report: lines on stderr for people; with `json`, one JSON line on stdout instead.
  */
 import { adopt, splitByFile, type NotAdoptable } from "../adopt/index.js";
@@ -45,11 +48,23 @@ export async function adoptStep(
   const files = [...outcome.written, ...outcome.deleted].sort();
   const keys = [...new Set(adopted.map((e) => e.key))];
   if (o.json) {
-    const line = { adopt: { adopted: keys, files, deleted: outcome.deleted, notAdoptable } };
+    const layers = result.layers.filter((l) => keys.includes(l.key));
+    const line = {
+      adopt: {
+        adopted: keys,
+        files,
+        deleted: outcome.deleted,
+        notAdoptable,
+        // Only with layers: what a layer gave, and where adoption wrote it.
+        ...(layers.length > 0 ? { layers } : {}),
+      },
+    };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } else {
     const say = (s: string) => process.stderr.write(`phctl: adopt: ${escapeHiddenLines(s)}\n`);
     for (const e of adopted) say(describe(e, result.fileOf.get(e) ?? ""));
+    // A value a Defaults layer gave: into the layer (it selects nothing else), or an override.
+    for (const l of result.layers) if (keys.includes(l.key)) say(l.message);
     for (const f of outcome.deleted) say(`deleted ${f}: none of its declarations exists live`);
     for (const n of notAdoptable)
       say(`not adopted: ${n.key} (${n.kind}): ${n.why}${n.command ? ` — ${n.command}` : ""}`);

@@ -20,6 +20,20 @@ interface ExportOptions {
   split: string;
   force?: boolean;
   format: string;
+  factor?: string | boolean;
+}
+
+/** `--factor [percent]`: the share of objects a value must have to go into a layer. */
+export function factorShare(v: string | boolean | undefined): number | undefined {
+  if (v === undefined || v === false) return undefined;
+  if (v === true) return 0.6;
+  const n = /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n > 50 && n <= 100))
+    throw userError(
+      "BAD_FLAG",
+      `--factor takes a percentage over 50 and at most 100 (a value goes into a layer when at least that share of objects have it), got ${v}`,
+    );
+  return n / 100;
 }
 
 const FORMATS = ["text", "json"] as const;
@@ -46,6 +60,10 @@ export function registerExport(program: Command): void {
       "per-project",
     )
     .option("--force", "write into a non-empty directory, replacing the files export writes")
+    .option(
+      "--factor [percent]",
+      "values at least this share of objects have (default 60) go into Defaults documents in defaults.yaml; each object keeps what differs",
+    )
     .option("--format <format>", "text or json (what was written)", "text")
     .option("--concurrency <n>", "reads in flight at once (default 8)")
     .addOption(outageTimeoutOption("outageTimeout: in ./phctl.yaml, else 2m"))
@@ -56,7 +74,8 @@ Examples:
   phctl export --organization acme --out config/   # then: phctl plan config/ (no changes)
   phctl export --organization acme --projects 'tf-*' --split per-kind --out tf/
   phctl export --organization acme --out config/ --force --format json
-  phctl export --organization acme --only project/ci-tools user/jdoe --out adopt/`,
+  phctl export --organization acme --only project/ci-tools user/jdoe --out adopt/
+  phctl export --organization acme --factor --out config/   # shared values in defaults.yaml`,
     )
     .action(async (o: ExportOptions, cmd: Command) => {
       // Loaded when the command runs: `--help` needs none of the engine.
@@ -77,6 +96,7 @@ Examples:
           "BAD_FLAG",
           `--only takes keys of organizations, users, teams or projects (organization/NAME, user/NAME, team/NAME, project/SLUG; globs allowed), got ${bad}`,
         );
+      const factor = factorShare(o.factor);
       const out = o.out ?? o.organization;
       const force = o.force === true;
       checkTarget(out, force); // refuse before reading anything
@@ -106,6 +126,7 @@ Examples:
             ...(o.projects !== undefined ? { projects: o.projects } : {}),
             ...(o.only !== undefined ? { only: o.only } : {}),
             ...(apiProfile !== undefined ? { apiProfile } : {}),
+            ...(factor !== undefined ? { factor } : {}),
           }),
         );
       } finally {
@@ -127,12 +148,12 @@ Examples:
         process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
         return;
       }
-      const { organizations, users, teams, projects } = result.counts;
+      const { organizations, users, teams, projects, defaults } = result.counts;
       const n = (x: number) => x.toLocaleString("en-US");
       const orgs =
-        organizations > 0
+        (organizations > 0
           ? `${n(organizations)} organization${organizations === 1 ? "" : "s"}, `
-          : "";
+          : "") + (defaults > 0 ? `${n(defaults)} Defaults in defaults.yaml, ` : "");
       process.stdout.write(
         `Exported ${n(users)} users, ${n(teams)} teams and ${n(projects)} projects of ${result.organization} to ${out}/ (${orgs}${n(result.files.length)} files, ${n(result.apiCalls)} API calls).\n` +
           `Next: phctl validate ${out} && phctl plan ${out}\n`,

@@ -28,7 +28,7 @@ export interface NodeComment {
 
 /** One manifest document to write. */
 export interface ExportDocument {
-  kind: "Organization" | "User" | "Team" | "Project";
+  kind: "Organization" | "User" | "Team" | "Project" | "Defaults";
   name: string;
   value: Record<string, unknown>;
   comments: NodeComment[];
@@ -39,6 +39,8 @@ export interface ExportDocuments {
   users: ExportDocument[];
   teams: ExportDocument[];
   projects: ExportDocument[];
+  /** Defaults documents (`--factor`: factor.ts). */
+  defaults?: ExportDocument[];
   /** Things exported with a caveat (printed by the CLI, listed in --format json). */
   warnings: string[];
 }

@@ -6,6 +6,7 @@
 import type { ApiClient } from "../api/client.js";
 import { redactValue, valueHoldsSecret } from "../secrets.js";
 import { toDocuments, type ExportDocument, type ExportDocuments } from "./documents.js";
+import { factorDocuments } from "./factor.js";
 import { layout, type ExportFile, type Split } from "./layout.js";
 import { readSnapshot } from "./read.js";
 
@@ -21,6 +22,11 @@ export interface ExportOptions {
   split?: Split;
   /** The text of the API profile the client reads through: written beside phctl.yaml. */
   apiProfile?: string;
+  /**
+   * Factor shared values into Defaults documents (factor.ts): the share (over one half) of a
+   * kind's objects that must have a value for it to go into the kind's layer.
+   */
+  factor?: number;
 }
 
 /** What an export produced, for the CLI's summary and `--format json`. */
@@ -29,7 +35,14 @@ export interface ExportResult {
   /** The token's parent organization (phctl.yaml's). */
   parent: string;
   files: ExportFile[];
-  counts: { organizations: number; users: number; teams: number; projects: number };
+  counts: {
+    organizations: number;
+    users: number;
+    teams: number;
+    projects: number;
+    /** Defaults documents written (--factor). */
+    defaults: number;
+  };
   warnings: string[];
   /** API calls the export made. */
   apiCalls: number;
@@ -67,7 +80,9 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
     ...(o.projects !== undefined ? { projects: o.projects } : {}),
     ...(o.only !== undefined ? { only: o.only } : {}),
   });
-  const docs = masked(toDocuments(snapshot));
+  const plain = masked(toDocuments(snapshot));
+  // Factored after masking: a layer holds only values the objects' masked documents hold.
+  const docs = o.factor !== undefined ? factorDocuments(plain, o.factor) : plain;
   return {
     organization: snapshot.organization,
     parent: snapshot.parent,
@@ -82,6 +97,7 @@ export async function exportOrganization(api: ApiClient, o: ExportOptions): Prom
       users: docs.users.length,
       teams: docs.teams.length,
       projects: docs.projects.length,
+      defaults: docs.defaults?.length ?? 0,
     },
     warnings: docs.warnings,
     apiCalls: api.metrics.snapshot().calls - before,

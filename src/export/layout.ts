@@ -1,7 +1,8 @@
 /**
  * Which file each document goes to, and the files' texts. `per-project` (default):
  * organizations.yaml, users.yaml, teams.yaml and projects/<slug>.yaml; `per-kind`:
- * organizations.yaml, users.yaml, teams.yaml, projects.yaml (each only when not empty). Both
+ * organizations.yaml, users.yaml, teams.yaml, projects.yaml (each only when not empty); with
+ * `--factor`, defaults.yaml holds the Defaults documents. Both
  * add phctl.yaml and the JSON Schemas under schemas/, so the directory is a complete config
  * repository and editors find the schemas by the relative `$schema` line of each file; and
  * the API profile the export read through, as api-profile.yaml named by phctl.yaml (a plan
@@ -18,7 +19,8 @@ export type Split = (typeof SPLITS)[number];
 export interface ExportFile {
   path: string;
   /** What it holds: `config`, `schema`, `api-profile`, or the manifest kind. */
-  holds: "config" | "schema" | "api-profile" | "Organization" | "User" | "Team" | "Project";
+  holds:
+    "config" | "schema" | "api-profile" | "Organization" | "User" | "Team" | "Project" | "Defaults";
   /** Names of the documents in it (empty for config and schemas). */
   names: string[];
   text: string;
@@ -95,6 +97,19 @@ export function layout(
         "Organization",
         [from, `Organizations under ${o.parent} (the parent organization, which exists already).`],
         docs.organizations,
+      ),
+    );
+  if (docs.defaults && docs.defaults.length > 0)
+    files.push(
+      manifest(
+        "defaults.yaml",
+        "Defaults",
+        [
+          from,
+          "Values most objects share (--factor): each object below says only what differs, with",
+          "$remove for an entry it lacks; one written whole says inherit: false.",
+        ],
+        docs.defaults,
       ),
     );
   if (docs.users.length > 0)

@@ -2,7 +2,7 @@
  * Write an export's files all or nothing. Everything is written to a staging directory beside
  * the target first; only then does it move into place with renames. Without `force`, a target
  * that exists and is not empty is refused before anything is written. With `force`, each
- * top-level entry export writes (phctl.yaml, users.yaml, teams.yaml, projects/ or
+ * top-level entry export writes (phctl.yaml, users.yaml, teams.yaml, defaults.yaml, projects/ or
  * projects.yaml, schemas/) replaces the one there; anything else in the directory (.git, a
  * README) is left alone.
  */

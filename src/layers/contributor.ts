@@ -21,7 +21,7 @@ export interface Layer {
 
 export interface Contributor {
   /** Undefined: the object's own document, which wins over every layer. */
-  layer?: Layer;
+  layer?: Layer | undefined;
   priority: number;
   handle: DocHandle;
   /** Where `value` is in the contributor's document. */
@@ -45,8 +45,19 @@ export function stepInto(c: Contributor, kind: string, dotted: string, k: string
   const v = c.value;
   if (Array.isArray(v) && accessLevelForm(dotted, kind, v) !== v)
     return k === "users" ? c : { ...c, value: undefined };
-  return { ...c, at: [...c.at, k], value: isMap(v) ? v[k] : undefined };
+  const below = isMap(v) ? v[k] : undefined;
+  // Nothing there: no path to build (the caller drops it).
+  if (below === undefined) return NOTHING;
+  return { layer: c.layer, priority: c.priority, handle: c.handle, at: [...c.at, k], value: below };
 }
+
+/** A contributor that says nothing (stepInto where there is no value). */
+const NOTHING: Contributor = Object.freeze({
+  priority: 0,
+  handle: undefined as never,
+  at: [],
+  value: undefined,
+});
 
 /** `inherit: false` in a contributor's mapping drops every contributor after it there. */
 export function cutAtInherit(cs: Contributor[]): Contributor[] {

@@ -164,7 +164,7 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
       const ctx: MergeContext = {
         kind: d.kind,
         name: d.name,
-        repositoryLayers,
+        ...(repoLayers.length > 0 ? { repositoryLayers } : {}),
         problems: [],
         ...(trace ? { trace } : {}),
       };

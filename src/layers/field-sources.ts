@@ -7,6 +7,7 @@
 import type { FieldPath } from "../manifest/positions.js";
 import type { LayerSource } from "../manifest/types.js";
 import type { LayeredObject } from "./effective.js";
+import type { Winner } from "./handle.js";
 import { repositoryEntryKey } from "./shape.js";
 
 /** The source of a field of a plan entry (its kind, key and field), when a layer decides it. */
@@ -63,12 +64,26 @@ function locate(
   return undefined;
 }
 
+/**
+ * Who decides a changed field of a plan entry (its kind, key and field): the contributor and
+ * where it says it (drift --adopt writes there or overrides it). Undefined: no layer touched
+ * the object.
+ */
+export function fieldWinner(
+  layered: ReadonlyMap<string, LayeredObject>,
+  kind: string,
+  key: string,
+  field: string,
+): Winner | undefined {
+  const found = locate(layered, key);
+  if (!found) return undefined;
+  return found.object.handle.winner([...found.base, (FIELD[kind] ?? ((f) => f))(field)]);
+}
+
 /** The lookup over the layered objects of one load. */
 export function layerFieldSources(layered: ReadonlyMap<string, LayeredObject>): LayerFieldSource {
   return (kind, key, field) => {
-    const found = locate(layered, key);
-    if (!found) return undefined;
-    const w = found.object.handle.winner([...found.base, (FIELD[kind] ?? ((f) => f))(field)]);
+    const w = fieldWinner(layered, kind, key, field);
     const layer = w?.contributor.layer;
     return layer ? { ...w.contributor.handle.at(w.at, "key"), layer: layer.name } : undefined;
   };

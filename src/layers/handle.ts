@@ -8,7 +8,7 @@
 import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Source } from "../manifest/types.js";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
-import { listRule, tombstoneKey } from "./shape.js";
+import { accessLevelForm, listRule, tombstoneKey, type ListRule } from "./shape.js";
 
 /** Who decides a place of an effective object: the winning contributor, where it says it. */
 export interface Winner {
@@ -50,6 +50,54 @@ export class LayeredHandle implements DocHandle {
   /** The contributor whose value is at `path` (undefined: nobody wrote it, or not under spec). */
   winner(path: FieldPath): Winner | undefined {
     if (path[0] !== "spec") return undefined;
+    return this.ownWinner(path) ?? this.walk(path);
+  }
+
+  /**
+   * The object's own document wins wherever it has a value (it comes first in precedence):
+   * found by following `path` through it alone — no contributor built — when every list
+   * step lands on the same entry in the own list as in the effective one. Undefined: ask walk.
+   */
+  private ownWinner(path: FieldPath): Winner | undefined {
+    const own = this.spec[0];
+    if (own.layer) return undefined;
+    let mine: unknown = own.value;
+    let node: unknown = this.value.spec;
+    let dotted = "spec";
+    const at: (string | number)[] = [...own.at];
+    for (let s = 1; s < path.length; s++) {
+      const seg = path[s];
+      if (typeof seg === "number") {
+        if (!Array.isArray(node) || !Array.isArray(mine)) return undefined;
+        const rule = listRule(this.kind, dotted);
+        const item: unknown = mine[seg];
+        if (item === undefined || !sameEntry(rule, this.name, item, node[seg])) return undefined;
+        // A tombstone before it shifts the own list's indices against the effective one's.
+        for (let i = 0; i <= seg; i++) if (tombstoneKey(mine[i]) !== undefined) return undefined;
+        if (rule.merge === "replace") return { contributor: own, at: [...at, ...path.slice(s)] };
+        mine = item;
+        node = node[seg];
+        at.push(seg);
+        continue;
+      }
+      const k = String(seg);
+      // `admins: [a]` is `admins: { users: [a] }`: the list is at the level's own path.
+      if (Array.isArray(mine) && accessLevelForm(dotted, this.kind, mine) !== mine) {
+        if (k !== "users") return undefined;
+      } else {
+        if (!isMap(mine)) return undefined;
+        mine = mine[k];
+        at.push(k);
+      }
+      node = isMap(node) ? node[k] : undefined;
+      dotted = `${dotted}.${k}`;
+      if (mine === undefined) return undefined;
+    }
+    return { contributor: { ...own, at, value: mine }, at };
+  }
+
+  /** `winner` by following every contributor down `path`. */
+  private walk(path: FieldPath): Winner | undefined {
     let cs = this.spec;
     let node: unknown = this.value.spec;
     let dotted = "spec";
@@ -92,4 +140,16 @@ export class LayeredHandle implements DocHandle {
     const c = cs[0];
     return { contributor: c, at: [...c.at, ...path.slice(s)] };
   }
+}
+
+/** Are `a` (of the own list) and `b` (of the effective list) the same entry? */
+function sameEntry(rule: ListRule, name: string, a: unknown, b: unknown): boolean {
+  if (rule.merge === "keyed")
+    return (
+      isMap(a) &&
+      isMap(b) &&
+      tombstoneKey(a) === undefined &&
+      rule.key(a, name) === rule.key(b, name)
+    );
+  return a === b;
 }

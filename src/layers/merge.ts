@@ -10,7 +10,7 @@
  */
 import equal from "fast-deep-equal";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
-import { accessLevelForm, listRule, tombstoneKey, type ListRule } from "./shape.js";
+import { accessLevelForm, listRule, tombstoneKey, usesLayerWords, type ListRule } from "./shape.js";
 
 export type MergeProblem =
   | {
@@ -65,6 +65,9 @@ export function mergeNode(
 ): unknown {
   const defined = contributors.filter((c) => c.value !== undefined);
   if (defined.length === 0) return undefined;
+  // The object's own value alone (most of a large object): nothing to merge, a copy will do.
+  if (defined.length === 1 && !defined[0].layer && ownAlone(ctx, dotted, defined[0].value))
+    return clone(defined[0].value);
   const top = accessLevelForm(dotted, ctx.kind, defined[0].value);
   if (isMap(top)) return mergeMap(ctx, dotted, shown, defined, floor);
   if (Array.isArray(top)) {
@@ -81,6 +84,24 @@ export function mergeNode(
   }
   ctx.trace?.push({ path: shown, value: winner.value, chain: defined });
   return clone(winner.value);
+}
+
+/**
+ * May the own value at `dotted`, with no layer beside it, be taken as it is? Not when a trace
+ * is recorded, when it holds a word of layering, where an access level may be written as a
+ * list (the merge writes the mapping form), or above a repository list that Repository
+ * layers may reach.
+ */
+function ownAlone(ctx: MergeContext, dotted: string, value: unknown): boolean {
+  if (ctx.trace || value === null || typeof value !== "object") return !ctx.trace;
+  if (dotted === "spec" || dotted === "spec.access" || dotted.startsWith("spec.access."))
+    return false;
+  if (
+    ctx.repositoryLayers &&
+    (dotted === "spec.git" || (dotted === "spec.git.repositories" && Array.isArray(value)))
+  )
+    return false;
+  return !usesLayerWords(value);
 }
 
 function mergeMap(
@@ -105,13 +126,13 @@ function mergeMap(
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const child = `${dotted}.${k}`;
-    const v = mergeNode(
-      ctx,
-      child,
-      `${shown}.${k}`,
-      maps.map((c) => stepInto(c, ctx.kind, dotted, k)),
-      floor,
-    );
+    // Only the contributors that say something at `k` (most layers say nothing at most keys).
+    const below: Contributor[] = [];
+    for (const c of maps) {
+      const into = stepInto(c, ctx.kind, dotted, k);
+      if (into.value !== undefined) below.push(into);
+    }
+    const v = mergeNode(ctx, child, `${shown}.${k}`, below, floor);
     if (v !== undefined) out[k] = v;
   }
   return out;

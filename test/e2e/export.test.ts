@@ -105,7 +105,7 @@ describe("phctl export", () => {
       "teams.yaml",
       "users.yaml",
     ]);
-    expect(json.counts).toEqual({ organizations: 1, users: 4, teams: 2, projects: 4 });
+    expect(json.counts).toEqual({ organizations: 1, users: 4, teams: 2, projects: 4, defaults: 0 });
     expect(typeof json.apiCalls).toBe("number");
     expect(readFileSync(join(out, "README.md"), "utf8")).toBe("mine\n");
     expect(existsSync(join(out, "projects", "stale.yaml"))).toBe(true); // not ours: kept

@@ -1,0 +1,28 @@
+/* global process, performance */
+/**
+ * One layered load in its own process, for bench/layers.ts: `node layers-child.js ROOT DIR KEY`
+ * imports ROOT/dist (a build), loads DIR, then traces object KEY (`Project/p7`: every value of
+ * the project and its repositories with the layers that gave it) as `phctl explain` does, and
+ * prints {loadMs, traceMs, entries, maxRssKB, ok} as JSON.
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [root, dir, key] = process.argv.slice(2);
+const { loadManifests } = await import(pathToFileURL(join(root, "dist/manifest/load.js")).href);
+const t = performance.now();
+const result = await loadManifests([dir], { cwd: dir });
+const loadMs = performance.now() - t;
+const object = result.layers?.layered.get(key);
+const t2 = performance.now();
+const trace = object ? object.trace() : [];
+const traceMs = performance.now() - t2;
+process.stdout.write(
+  JSON.stringify({
+    loadMs,
+    traceMs,
+    entries: trace.length,
+    maxRssKB: process.resourceUsage().maxRSS,
+    ok: result.state !== undefined && object !== undefined,
+  }),
+);

@@ -1,0 +1,95 @@
+/**
+ * `drift --adopt` where a Defaults layer gave the drifted value: the live value goes into the
+ * layer only when the layer selects nothing but this object (a repository, for a Repository
+ * layer); otherwise it is written into the object's own document as an override, and the
+ * adoption says so — a layer's value never changes silently for the other objects it selects.
+ */
+import type { FieldChange, PlanEntry } from "../engine/plan.js";
+import { blockerValue } from "../export/items.js";
+import type { Blocker } from "../kinds/repository-fields.js";
+import type { LayerSummary } from "../layers/effective.js";
+import { fieldWinner } from "../layers/field-sources.js";
+import type { FieldPath } from "../manifest/positions.js";
+import type { LoadResult } from "../manifest/types.js";
+
+/** A changed field whose desired value a layer gave. */
+export interface LayeredChange {
+  change: FieldChange;
+  layer: LayerSummary;
+  /** Where the layer says it, in the layer's document (`spec.values…`). */
+  at: FieldPath;
+  /** How many other objects (repositories, for a Repository layer) the layer selects. */
+  others: number;
+}
+
+/** What adoption did with a layer's value, for the report. */
+export interface LayerAdoption {
+  key: string;
+  field: string;
+  layer: string;
+  /** `layer`: written into the layer; `override`: into the object's own document. */
+  written: "layer" | "override";
+  file: string;
+  others: number;
+  /** One line for people. */
+  message: string;
+}
+
+/** The changes of `e` whose desired value a layer gave, by change. */
+export function layeredChanges(loaded: LoadResult, e: PlanEntry): Map<FieldChange, LayeredChange> {
+  const out = new Map<FieldChange, LayeredChange>();
+  const layers = loaded.layers;
+  if (!layers || e.action !== "update") return out;
+  for (const c of e.changes) {
+    const w = fieldWinner(layers.layered, e.kind, e.key, c.field);
+    const name = w?.contributor.layer?.name;
+    const layer = layers.layers.find((l) => l.name === name);
+    if (!w || !layer) continue;
+    const others = layer.selected.filter((k) => k !== selectedKey(e.key)).length;
+    out.set(c, { change: c, layer, at: w.at, others });
+  }
+  return out;
+}
+
+/** The key a layer's `selected` lists for an entry's object (a repository, or its document). */
+function selectedKey(key: string): string {
+  const parts = key.split("/");
+  return parts[2] === "repo" ? key : parts.slice(0, 2).join("/");
+}
+
+/** A live value as a manifest writes it (undefined: none a manifest can write in its place). */
+export function manifestValue(kind: string, c: FieldChange): unknown {
+  if (c.before === null || c.before === undefined) return undefined;
+  if (kind === "Repository") {
+    if (c.field === "fork") return undefined;
+    if (c.field === "commitBlocker") return blockerValue(c.before as Blocker);
+    if (c.field === "bundle") return { frequency: c.before };
+  }
+  return c.before;
+}
+
+/** "1,839 other repositories" for the report. */
+export function othersText(l: LayeredChange): string {
+  const n = l.others;
+  const kind = l.layer.select.kind;
+  const what =
+    { Repository: "repositor", Project: "project", User: "user", Team: "team" }[kind] ?? "object";
+  const noun =
+    what === "repositor" ? (n === 1 ? "repository" : "repositories") : n === 1 ? what : `${what}s`;
+  return `${n.toLocaleString("en-US")} other ${noun}`;
+}
+
+/** The report of a layered change written into `file` (`written` says where). */
+export function layerAdoption(
+  e: PlanEntry,
+  l: LayeredChange,
+  written: LayerAdoption["written"],
+  file: string,
+): LayerAdoption {
+  const field = l.change.field;
+  const message =
+    written === "layer"
+      ? `${e.key}: ${field} written into Defaults ${l.layer.name} (${file}), which selects nothing else`
+      : `${e.key}: override written to ${file}: Defaults ${l.layer.name} gives ${field} to ${othersText(l)}`;
+  return { key: e.key, field, layer: l.layer.name, written, file, others: l.others, message };
+}
