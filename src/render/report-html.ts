@@ -1,5 +1,5 @@
 /**
- * `phctl report … --format html`: the report as one self-contained HTML file. A pure
+ * `phctl report … --format h`: the report as one self-contained HTML file. A pure
  * function of the report's data (src/report/types.ts) — the sections, tables and charts
  * (inline SVG drawn here, see report-html/charts.ts) are all made from it, never from the
  * API — so the same report renders the same file.
@@ -8,7 +8,7 @@ import type { Report } from "../report/types.js";
 import { accessBody } from "./report-html/access.js";
 import { deliveryBody } from "./report-html/delivery.js";
 import { count, instant } from "./report-html/format.js";
-import { html } from "./report-html/html.js";
+import { h } from "./report-html/html.js";
 import { page } from "./report-html/page.js";
 
 /** The facts every report states under its title. */
@@ -25,7 +25,7 @@ function meta(report: Report): string[] {
 export function renderReportHtml(report: Report): string {
   const failed = report.sections.filter((s) => s.status === "failed");
   const partial = failed.length
-    ? html`<div class="failed" data-partial>
+    ? h`<div class="failed" data-partial>
         <strong>Partial report:</strong> ${failed.length} of ${report.sections.length} sections
         could not be read; each says why where it would be.
       </div>`
@@ -42,7 +42,7 @@ export function renderReportHtml(report: Report): string {
         ["users", "Users"],
         ["rows", "All access"],
       ],
-      body: html`${partial}${accessBody(report)}`,
+      body: h`${partial}${accessBody(report)}`,
     });
   }
   const p = report.period;
@@ -58,6 +58,6 @@ export function renderReportHtml(report: Report): string {
       ["ci", "CI pipelines"],
       ["usage", "Usage"],
     ],
-    body: html`${partial}${deliveryBody(report)}`,
+    body: h`${partial}${deliveryBody(report)}`,
   });
 }

@@ -50,7 +50,7 @@ const envelope = (name: string[]) => ({
 
 /** An access review of `users` users over `projects` projects. */
 export function accessFixture(
-  o: { users?: number; projects?: number; seed?: number } = {},
+  o: { users?: number; projects?: number; rowsPerProject?: number; seed?: number } = {},
 ): AccessReport {
   const r = rng(o.seed ?? 1);
   const nUsers = o.users ?? 40;
@@ -77,12 +77,14 @@ export function accessFixture(
     const project = p === 2 ? `proj-${EVIL}` : `project-${String(p).padStart(3, "0")}`;
     const organization = ORGS[0];
     let admins = 0;
-    for (let k = 0; k < 6; k++) {
+    for (let k = 0; k < (o.rowsPerProject ?? 6); k++) {
       const u = users[Math.floor(r() * users.length)];
       const [level, grade] =
         levels[Math.min(3, Math.floor(r() * 4) + (p % 5 === 0 && k === 0 ? 0 : 0))];
       const via =
-        k === 5 ? { kind: "userTeam" as const, team: "reviewers" } : { kind: "direct" as const };
+        k % 6 === 5
+          ? { kind: "userTeam" as const, team: "reviewers" }
+          : { kind: "direct" as const };
       if (level === "admins" && via.kind === "direct") admins++;
       u.projects++;
       const rank = { admin: 0, write: 1, read: 2 };
@@ -100,7 +102,7 @@ export function accessFixture(
         lastLogin: u.lastLogin ?? null,
       });
     }
-    return { project, organization, declared: true, admins, principals: 6 };
+    return { project, organization, declared: true, admins, principals: o.rowsPerProject ?? 6 };
   });
   const inactive = users.filter((u) => (u.daysSinceLogin ?? 0) >= 90 && (u.highest === "admin" || u.highest === "write")); // prettier-ignore
   const finding = (id: Finding["id"], title: string, list: Finding["rows"]): Finding => ({ id, title, count: list.length, rows: list }); // prettier-ignore

@@ -13,7 +13,7 @@ import type {
 } from "../../report/types.js";
 import { grantsChart, lastLoginChart } from "./access-charts.js";
 import { count, lastLogin } from "./format.js";
-import { html, table, type Column, type Html } from "./html.js";
+import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
 
 const dash = (v: string | undefined) => v ?? "—";
@@ -43,22 +43,22 @@ function findingColumns(rows: readonly FindingRow[]): Column<FindingRow>[] {
 
 function finding(f: Finding, prefix = "finding"): Html {
   const cls = f.count ? "finding has-rows" : "finding";
-  return html`<section class="${cls}" id="${prefix}-${f.id}" data-finding="${f.id}">
+  return h`<section class="${cls}" id="${prefix}-${f.id}" data-finding="${f.id}">
     <h3>${f.title} <span class="count">${count(f.count)}</span></h3>
     ${
       f.count
         ? table(`${prefix}-${f.id}`, findingColumns(f.rows), f.rows)
-        : html`<p class="ok">None.</p>`
+        : h`<p class="ok">None.</p>`
     }
   </section>`;
 }
 
 function findings(report: AccessReport): Html {
   const cols: Column<Finding>[] = [
-    { head: "Finding", cell: (f) => html`<a href="#finding-${f.id}">${f.title}</a>` },
+    { head: "Finding", cell: (f) => h`<a href="#finding-${f.id}">${f.title}</a>` },
     { head: "Rows", cell: (f) => count(f.count), numeric: true },
   ];
-  return html`${table("findings", cols, report.findings)}${report.findings.map((f) => finding(f))}`;
+  return h`${table("findings", cols, report.findings)}${report.findings.map((f) => finding(f))}`;
 }
 
 const ROW_COLUMNS: Column<AccessRow>[] = [
@@ -74,8 +74,8 @@ const ROW_COLUMNS: Column<AccessRow>[] = [
 
 function changes(c: AccessChanges): Html {
   const sub = (title: string, list: Finding[], prefix: string) =>
-    html`<h3>${title}</h3>${list.length ? list.map((f) => finding(f, prefix)) : html`<p class="ok">None.</p>`}`; // prettier-ignore
-  return html`<p>Since the review of ${c.previousGeneratedAt.slice(0, 10)}.</p>
+    h`<h3>${title}</h3>${list.length ? list.map((f) => finding(f, prefix)) : h`<p class="ok">None.</p>`}`; // prettier-ignore
+  return h`<p>Since the review of ${c.previousGeneratedAt.slice(0, 10)}.</p>
     <h3>Granted <span class="count">${count(c.granted.length)}</span></h3>
     ${table("granted", ROW_COLUMNS, c.granted)}
     <h3>Revoked <span class="count">${count(c.revoked.length)}</span></h3>
@@ -110,9 +110,9 @@ export function accessBody(report: AccessReport): Html {
   // users table are still true but incomplete (no inactive users), which they say.
   const body = (title: string, name: string, f: () => Html, notes: string[] = []) =>
     section(report, name, title, f, { needs: ["access"], notes });
-  return html`${body("Findings", "findings", () => findings(report), ["lastLogin"])}
+  return h`${body("Findings", "findings", () => findings(report), ["lastLogin"])}
   ${report.since ? body("Changes since the previous review", "since", () => changes(report.since as AccessChanges)) : ""}
-  ${body("Overview", "overview", () => html`<div class="charts">${lastLoginChart(report)}${grantsChart(report)}</div>`)}
+  ${body("Overview", "overview", () => h`<div class="charts">${lastLoginChart(report)}${grantsChart(report)}</div>`)}
   ${body(`Projects (${count(report.projects.length)})`, "projects", () => table("projects", PROJECT_COLUMNS, report.projects))}
   ${body(`Users (${count(report.users.length)})`, "users", () => table("users", USER_COLUMNS, report.users), ["lastLogin"])}
   ${body(`All access (${count(report.rows.length)} principal × project)`, "rows", () => table("rows", ROW_COLUMNS, report.rows))}`;

@@ -13,7 +13,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
-import { html, raw, type Html } from "./html.js";
+import { h, raw, type Html } from "./html.js";
 
 /** Width the charts are drawn at: fits an A4 page's text width and a laptop screen. */
 export const CHART_WIDTH = 720;
@@ -62,15 +62,15 @@ export function chart(spec: ChartSpec): Html {
     ...(spec.color ? { color: spec.color } : {}),
     marks: spec.marks,
   });
-  return html`<figure class="chart" data-chart="${spec.id}">
+  return h`<figure class="chart" data-chart="${spec.id}">
     <figcaption>${spec.title}</figcaption>
-    ${raw(roundGeometry(drawn.outerHTML))}${spec.note ? html`<p class="note">${spec.note}</p>` : ""}
+    ${raw(roundGeometry(drawn.outerHTML))}${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
   </figure>`;
 }
 
 /** Where a chart would be when there is nothing to draw. */
 export const noChart = (id: string, title: string, why: string): Html =>
-  html`<figure class="chart no-data" data-chart-missing="${id}">
+  h`<figure class="chart no-data" data-chart-missing="${id}">
     <figcaption>${title}</figcaption>
     <p class="nodata">no data: ${why}</p>
   </figure>`;

@@ -20,7 +20,7 @@ import {
   usageChart,
 } from "./delivery-charts.js";
 import { badge, count, duration, orNoData, percent, perDay, signed } from "./format.js";
-import { html, table, type Column, type Html } from "./html.js";
+import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
 
 /** A metric's value in its own unit. */
@@ -41,8 +41,8 @@ const SHORT: Record<DoraMetricName, string> = {
 function metricCell(m: DoraMetric | undefined): Html | string {
   if (!m || m.value === null) return orNoData(null, String);
   const show = SHOW[m.metric];
-  const change = m.change === null ? "" : html`<br><small>${signed(m.change, show)} vs previous</small>`; // prettier-ignore
-  return html`${show(m.value)} ${badge(m.band)}${change}`;
+  const change = m.change === null ? "" : h`<br><small>${signed(m.change, show)} vs previous</small>`; // prettier-ignore
+  return h`${show(m.value)} ${badge(m.band)}${change}`;
 }
 
 function doraTable(name: string, scopes: readonly DoraScope[]): Html {
@@ -66,7 +66,7 @@ function dora(report: DeliveryReport): Html {
     { head: "Medium", cell: (r) => r.medium },
     { head: "Low", cell: (r) => r.low },
   ];
-  return html`<h3>Organizations</h3>
+  return h`<h3>Organizations</h3>
     ${doraTable("dora-organizations", report.dora.organizations)}
     <div class="charts">${DORA_METRICS.map((m) => doraChart(report, m))}</div>
     <h3>Projects</h3>
@@ -90,7 +90,7 @@ function ciTable(name: string, rows: readonly CiStats[]): Html {
 }
 
 function ci(report: DeliveryReport): Html {
-  return html`<div class="charts">
+  return h`<div class="charts">
       ${[
         pipelinesChart(report),
         successRateChart(report),
@@ -117,12 +117,12 @@ function usage(report: DeliveryReport): Html {
       numeric: true,
     })),
   ];
-  return html`${usageChart(report)}${table("usage", cols, report.usage.organizations)}`;
+  return h`${usageChart(report)}${table("usage", cols, report.usage.organizations)}`;
 }
 
 /** The delivery report's sections. */
 export function deliveryBody(report: DeliveryReport): Html {
-  return html`${section(report, "dora", "DORA metrics", () => dora(report))}
+  return h`${section(report, "dora", "DORA metrics", () => dora(report))}
   ${section(report, "ci", "CI pipelines", () => ci(report))}
   ${section(report, "usage", "Usage", () => usage(report))}`;
 }

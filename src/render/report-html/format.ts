@@ -3,10 +3,10 @@
  * pipelines or deployments), never 0 and never a ratio of zero by zero.
  */
 import type { Band } from "../../report/types.js";
-import { html, type Html } from "./html.js";
+import { h, type Html } from "./html.js";
 
 /** The mark for a missing value. */
-export const NO_DATA: Html = html`<span class="nodata">no data</span>`;
+export const NO_DATA: Html = h`<span class="nodata">no data</span>`;
 
 /** An integer with thousands separators (fixed locale: the file is the same everywhere). */
 export const count = (n: number): string => n.toLocaleString("en-US");
@@ -48,7 +48,7 @@ export function lastLogin(v: string | null | undefined): string {
 
 /** A band as a coloured badge (the colour is repeated in words: print and colour-blind safe). */
 export const badge = (band: Band | null): Html | string =>
-  band ? html`<span class="band band-${band}">${band}</span>` : NO_DATA;
+  band ? h`<span class="band band-${band}">${band}</span>` : NO_DATA;
 
 /** A signed change, in the metric's own words. */
 export const signed = (v: number, show: (v: number) => string): string =>

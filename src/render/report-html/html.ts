@@ -45,7 +45,7 @@ function part(v: Part): string {
 }
 
 /** The template's text with each value escaped (see `part`). */
-export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
+export function h(strings: TemplateStringsArray, ...values: Part[]): Html {
   let out = strings[0];
   for (let i = 0; i < values.length; i++) out += part(values[i]) + strings[i + 1];
   return new Html(out);
@@ -61,28 +61,17 @@ export interface Column<T> {
 
 /**
  * A table with a heading row (repeated on each printed page) and one row per item;
- * `attrs` names it for tests and links (`data-table`). An empty list says so in one row.
+ * `name` names it for tests and links (`data-table`). An empty list says so in one row.
  */
 export function table<T>(name: string, columns: Column<T>[], rows: readonly T[]): Html {
   const cls = (c: Column<T>) => (c.numeric ? raw(' class="num"') : "");
+  // One line per row: a large table's indentation would be a good part of the file.
+  const row = (r: T) => h`<tr>${columns.map((c) => h`<td${cls(c)}>${c.cell(r)}</td>`)}</tr>\n`;
   const body = rows.length
-    ? rows.map(
-        (r) =>
-          html`<tr>
-            ${columns.map((c) => html`<td${cls(c)}>${c.cell(r)}</td>`)}
-          </tr>`,
-      )
-    : html`<tr class="empty">
-        <td colspan="${columns.length}">none</td>
-      </tr>`;
-  return html`<table data-table="${name}">
-    <thead>
-      <tr>
-        ${columns.map((c) => html`<th${cls(c)}>${c.head}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${body}
-    </tbody>
+    ? rows.map(row)
+    : h`<tr class="empty"><td colspan="${columns.length}">none</td></tr>`;
+  return h`<table data-table="${name}">
+    <thead><tr>${columns.map((c) => h`<th${cls(c)}>${c.head}</th>`)}</tr></thead>
+    <tbody>${body}</tbody>
   </table>`;
 }

@@ -5,7 +5,7 @@
  * `prefers-color-scheme`, and print rules for A4 (tables repeat their heading row, charts
  * and rows are not cut across pages, colours are the light ones on paper).
  */
-import { html, raw, type Html } from "./html.js";
+import { h, raw, type Html } from "./html.js";
 
 const CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--link:#0969da;--warn-bg:#fff8c5;--warn-line:#d4a72c}
@@ -51,7 +51,7 @@ export interface Page {
 
 /** The whole document. */
 export function page(p: Page): string {
-  return html`<!doctype html>
+  return h`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
@@ -70,10 +70,10 @@ export function page(p: Page): string {
       <body>
         <header>
           <h1>${p.title}</h1>
-          <p class="meta">${p.meta.map((m) => html`<span>${m}</span>`)}</p>
+          <p class="meta">${p.meta.map((m) => h`<span>${m}</span>`)}</p>
           <nav>
             <ul>
-              ${p.nav.map(([id, t]) => html`<li><a href="#${id}">${t}</a></li>`)}
+              ${p.nav.map(([id, t]) => h`<li><a href="#${id}">${t}</a></li>`)}
             </ul>
           </nav>
         </header>

@@ -4,17 +4,15 @@
  * showing empty data as if it were real.
  */
 import type { Report, SectionStatus } from "../../report/types.js";
-import { html, type Html } from "./html.js";
+import { h, type Html } from "./html.js";
 
 /** What failed in a section and what to set, as a callout. */
 export function failedNote(s: SectionStatus): Html {
   const set = s.set?.length
-    ? html` Set ${s.set.map((v, i) => html`${i ? ", " : ""}<code>${v}</code>`)}.`
+    ? h` Set ${s.set.map((v, i) => h`${i ? ", " : ""}<code>${v}</code>`)}.`
     : "";
-  return html`<div class="failed" role="alert" data-section-failed="${s.name}">
-    <strong>${s.title}: not read.</strong>
-    ${(s.error ?? "the read failed").replace(/\.$/, "")}.${set}
-  </div>`;
+  const error = (s.error ?? "the read failed").replace(/\.$/, "");
+  return h`<div class="failed" role="alert" data-section-failed="${s.name}"><strong>${s.title}: not read.</strong> ${error}.${set}</div>`;
 }
 
 /**
@@ -33,7 +31,7 @@ export function section(
   const failed = (names: readonly string[]) =>
     report.sections.filter((s) => names.includes(s.name) && s.status === "failed");
   const missing = failed(o.needs ?? [name]);
-  return html`<section id="${name}" data-section="${name}">
+  return h`<section id="${name}" data-section="${name}">
     <h2>${title}</h2>
     ${[...missing, ...failed(o.notes ?? [])].map(failedNote)}${missing.length ? "" : body()}
   </section>`;
