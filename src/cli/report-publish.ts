@@ -10,12 +10,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { userError } from "../errors.js";
-import { redact } from "../secrets.js";
+import { redact, redactValue } from "../secrets.js";
 import type { AccessReport, Report } from "../report/types.js";
 import { escapeHiddenLines } from "../visible.js";
 
-/** The markdown renderer of reports (src/render/report-markdown.ts), given at registration. */
-export type ReportMarkdown = (report: Report, o?: { maxChars?: number }) => string;
+/** A report's markdown within a number of characters (src/render/report-markdown.ts). */
+export type ReportMarkdown = (report: Report, limit?: number) => string;
 
 interface PublishOptions {
   html?: string;
@@ -73,7 +73,9 @@ export async function publishAccessIssue(i: {
   const month = i.report.generatedAt.slice(0, 7);
   const room = ctx.maxChars - monthlyMarker("access-review", i.key, month).length - 1;
   const whole = `in the HTML and JSON reports of ${ctx.run?.url ?? ctx.run?.label ?? "the CI run"}`;
-  const body = redact(fitBody(i.markdown(i.report, { maxChars: room }), room, whole));
+  // The data is scrubbed before it is rendered: markdown escapes a token's `_` and the
+  // rendered text would no longer match it.
+  const body = redact(fitBody(i.markdown(redactValue(i.report), room), room, whole));
   const client = openIssueClient(ctx, ctx.token);
   try {
     const r = await keepMonthlyIssue(client, {
@@ -97,8 +99,8 @@ export async function publishAccessIssue(i: {
   }
 }
 
-/** Add `publish` to the `report` command; `markdown` is the report's markdown renderer. */
-export function registerReportPublish(report: Command, markdown: ReportMarkdown): void {
+/** Add `publish` to the `report` command. */
+export function registerReportPublish(report: Command): void {
   report
     .command("publish")
     .description(
@@ -137,7 +139,8 @@ Examples:
       const platform = o.issue === undefined ? undefined : ({ "github-issue": "github", "gitlab-issue": "gitlab" } as const)[o.issue]; // prettier-ignore
       if (o.issue !== undefined && !platform)
         throw userError("BAD_FLAG", `--issue must be github-issue or gitlab-issue (got "${o.issue}")`); // prettier-ignore
-      const report = await readReportFile(file);
+      const report = redactValue(await readReportFile(file));
+      const { renderReportMarkdown: markdown } = await import("../render/report-markdown.js");
       if (platform && report.kind !== "access")
         throw userError("BAD_FLAG", `--issue keeps the access review's issue: ${file} is a ${report.kind} report; publish an access report (phctl report access --format json)`); // prettier-ignore
       if (o.html) {

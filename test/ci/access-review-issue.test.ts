@@ -9,6 +9,7 @@ import type { Issue, IssueApi, IssueEdit } from "../../src/ci/issues.js";
 import { keepMonthlyIssue, monthlyMarker, type MonthlyIssueInput } from "../../src/ci/monthly-issue.js"; // prettier-ignore
 import { CiHttpError } from "../../src/ci/retry.js";
 import { accessReviewTitle, fitBody, publishAccessIssue, type ReportMarkdown } from "../../src/cli/report-publish.js"; // prettier-ignore
+import { renderReportMarkdown } from "../../src/render/report-markdown.js";
 import { registerEnvironmentSecrets } from "../../src/secrets.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { accessFixture } from "../helpers/report-fixture.js";
@@ -131,21 +132,22 @@ describe("the access-review issue on the fake GitHub", () => {
     GITHUB_TOKEN: token,
     GITHUB_RUN_ID: "77",
   });
-  // A stand-in for the report's markdown renderer that leaks the token, which must not get through.
-  const markdown: ReportMarkdown = (r) =>
-    r.kind !== "access" ? "" : `## Access review\n\n${r.findings.map((f) => `- ${f.title}: ${f.count}`).join("\n")}\n\nleak ${GITHUB_TOKENS.write}\n`; // prettier-ignore
+  const markdown: ReportMarkdown = renderReportMarkdown;
 
   it("keeps one issue for the month through two runs, labelled, with the findings and no token", async () => {
     registerEnvironmentSecrets(env());
     const report = accessFixture();
+    report.users[0].username = `leaks-${GITHUB_TOKENS.write}`; // a token in the data must not get through
     const first = await publishAccessIssue({ platform: "github", key: "default", report, markdown, env: env() }); // prettier-ignore
     expect(first).toMatch(/^opened access-review issue #\d+ for 2026-06 \(https:\/\/github\.example\/acme\/infra\/issues\/\d+\)$/); // prettier-ignore
     const second = await publishAccessIssue({ platform: "github", key: "default", report, markdown, env: env() }); // prettier-ignore
     expect(second).toMatch(/^updated access-review issue #\d+ for 2026-06/);
     const issues = gh.issues.list(REPO);
     expect(issues.map((i) => [i.title, i.state, i.labels])).toEqual([["Access review 2026-06", "open", ["phctl-access-review"]]]); // prettier-ignore
-    expect(issues[0].body.startsWith("<!-- phctl:access-review key=default month=2026-06 -->\n## Access review")).toBe(true); // prettier-ignore
-    expect(issues[0].body).toContain("Users who never logged in: 4");
+    expect(issues[0].body.startsWith("<!-- phctl:access-review key=default month=2026-06 -->\n")).toBe(true); // prettier-ignore
+    for (const f of report.findings) expect(issues[0].body).toContain(f.title);
+    expect(issues[0].body).toMatch(/leaks-(\\?\*){3} /); // masked (and escaped as markdown)
+    expect(issues[0].body).not.toMatch(/fakeWriteToken/);
     expect(issues[0].body).not.toContain(GITHUB_TOKENS.write);
   });
 

@@ -20,6 +20,7 @@ import {
   usageChart,
 } from "./delivery-charts.js";
 import { badge, count, duration, orNoData, percent, perDay, signed } from "./format.js";
+import { doraText } from "../report-tables.js";
 import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
 
@@ -42,7 +43,7 @@ function metricCell(m: DoraMetric | undefined): Html | string {
   if (!m || m.value === null) return orNoData(null, String);
   const show = SHOW[m.metric];
   const change = m.change === null ? "" : h`<br><small>${signed(m.change, show)} vs previous</small>`; // prettier-ignore
-  return h`${show(m.value)} ${badge(m.band)}${change}`;
+  return h`${doraText(m)} ${badge(m.band)}${change}`;
 }
 
 function doraTable(name: string, scopes: readonly DoraScope[]): Html {

@@ -3,6 +3,7 @@
  * pipelines or deployments), never 0 and never a ratio of zero by zero.
  */
 import type { Band } from "../../report/types.js";
+import { humanSeconds, percent as percentText } from "../report-tables.js";
 import { h, type Html } from "./html.js";
 
 /** The mark for a missing value. */
@@ -17,17 +18,11 @@ export const orNoData = <T>(v: T | null | undefined, show: (v: T) => string): st
     ? NO_DATA
     : show(v);
 
-/** A 0..1 ratio as a percentage with one decimal. */
-export const percent = (r: number): string => `${(r * 100).toFixed(1)}%`;
+/** A 0..1 ratio as a percentage, worded as in the other formats (report-tables.ts). */
+export const percent = (r: number): string => percentText(r);
 
-/** Seconds in the unit people read them in: s, min, h or d. */
-export function duration(seconds: number): string {
-  const abs = Math.abs(seconds);
-  if (abs < 60) return `${Math.round(seconds)} s`;
-  if (abs < 3_600) return `${(seconds / 60).toFixed(1)} min`;
-  if (abs < 86_400) return `${(seconds / 3_600).toFixed(1)} h`;
-  return `${(seconds / 86_400).toFixed(1)} d`;
-}
+/** Seconds in the unit people read them in, worded as in the other formats. */
+export const duration = (seconds: number): string => humanSeconds(seconds);
 
 /** A rate per day with the precision it needs (0.03/day is not 0.0). */
 export const perDay = (n: number): string =>
