@@ -1,12 +1,13 @@
 /**
  * The schemas phctl publishes in schemas/, by the name `phctl schema NAME` takes: the
- * manifests (all kinds, each kind), phctl.yaml, a saved plan, an API profile and the API
+ * manifests (all kinds, each kind), phctl.yaml, a saved plan, a report, an API profile and the API
  * itself. `npm run gen` writes each (src/generated.ts), and a test holds the committed
  * copies to these renderings, so what `phctl schema` prints is what the package ships.
  */
 import { renderOpenApi } from "./api/openapi.js";
 import { API_PROFILE_SCHEMA_FILE, renderApiProfileSchema } from "./api/profile-schema.js";
 import { Plan } from "./engine/plan.js";
+import { Report } from "./report/types.js";
 import { renderSchema, SCHEMA_FILES, type SchemaName } from "./manifest/schema/index.js";
 
 /** One published schema: its name, its file (from the package root) and its text. */
@@ -28,6 +29,12 @@ export const publishedSchemas: readonly PublishedSchema[] = [
     path: "schemas/plan.schema.json",
     render: () =>
       `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...Plan }, null, 2)}\n`,
+  },
+  {
+    name: "report",
+    path: "schemas/report.schema.json",
+    render: () =>
+      `${JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...Report }, null, 2)}\n`,
   },
   { name: "api-profile", path: API_PROFILE_SCHEMA_FILE, render: renderApiProfileSchema },
   { name: "openapi", path: "schemas/openapi.yaml", render: () => renderOpenApi() },

@@ -33,6 +33,7 @@ export const COMMAND_NAMES = [
   "comment",
   "export",
   "doctor",
+  "report",
 ] as const;
 
 /** The registers of the named commands. */

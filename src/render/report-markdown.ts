@@ -35,8 +35,11 @@ function head(r: Report): string[] {
 function table(t: ReportTable, budget: number, emptyNote: string): string {
   const top = [`### ${mdText(t.title)}`, ""];
   if (t.rows.length === 0) return [...top, emptyNote, ""].join("\n");
-  top.push(line(t.headers), `|${t.headers.map(() => " --- ").join("|")}|`);
-  const rows = t.rows.map((r) => line(r.map((c) => c.text)));
+  const headers = t.compact?.headers ?? t.headers;
+  top.push(line(headers), `|${headers.map(() => " --- ").join("|")}|`);
+  const rows = t.compact
+    ? t.compact.rows.map((r) => line(r))
+    : t.rows.map((r) => line(r.map((c) => c.text)));
   const full = [...top, ...rows, ""].join("\n");
   if (full.length <= budget) return full;
   const note = (left: number) =>

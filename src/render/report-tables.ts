@@ -26,6 +26,8 @@ export interface ReportTable {
   title: string;
   headers: string[];
   rows: Cell[][];
+  /** A narrower form for people (markdown, html), when the full one is too wide to read. */
+  compact?: { headers: string[]; rows: string[][] };
 }
 
 export const NO_DATA = "no data";
@@ -237,6 +239,17 @@ function doraTable(
         { raw: m.previous, text: doraText({ ...m, value: m.previous }) },
       ]),
     ]),
+    compact: {
+      headers: ["Name", "Deployments", ...METRIC_TITLES],
+      rows: scopes.map((s) => [
+        s.name,
+        String(s.deployments),
+        ...s.metrics.map(
+          (m) =>
+            `${doraText(m)}${m.band ? ` (${m.band})` : ""}${m.previous !== null ? `, was ${doraText({ ...m, value: m.previous })}` : ""}`,
+        ),
+      ]),
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * seeded objects are exactly what the API would have produced (same defaults, same URLs).
  */
 import type { ServerContext } from "./context.js";
+import { seedActivity, type SeedActivity } from "./activity.js";
 import { sections } from "./routes/index.js";
 
 export interface SeedOrganization {
@@ -159,6 +160,11 @@ export interface SeedDocument {
   users?: SeedUser[];
   teams?: SeedTeam[];
   projects?: SeedProject[];
+  /**
+   * Synthetic last logins and pipelines (src/server/activity.ts) for the users and projects
+   * of the parent organization that have none, once the rest is seeded.
+   */
+  activity?: SeedActivity;
 }
 
 export type SeedCounts = Record<string, number>;
@@ -168,6 +174,7 @@ export function seed(ctx: ServerContext, doc: SeedDocument): SeedCounts {
   const counts: SeedCounts = {};
   ctx.db.tx(() => {
     for (const s of sections) s.seed?.(ctx, doc, counts);
+    if (doc.activity) seedActivity(ctx, doc.activity, seedParentOrgId(ctx, doc), counts);
   });
   return counts;
 }
