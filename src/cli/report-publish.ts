@@ -1,28 +1,22 @@
 /**
- * `phctl report publish REPORT.json`: the monthly publishing of a report read once
- * (`phctl report access . --format json`), from that file and no other read: the HTML file
- * (the CI artifact), the markdown (the job summary) and, for the access review, one issue
- * per key and month — "Access review 2026-06" — kept with the drift issue's clients
+ * `phctl report publish REPORT.json`: a report read once (`phctl report access . --format
+ * json`) written again from that file with no other read — as HTML (the CI artifact), as
+ * markdown (the job summary) — and, for the access review with `--issue`, one issue per key
+ * and month — "Access review 2026-06" — kept with the drift issue's clients
  * (src/ci/issues.ts, src/ci/monthly-issue.ts): opened the first time, brought up to date by
  * every later run of the month, never a second. A failure of the issue is one line on stderr
  * and exit 1 (the files are written first); the token never reaches any output.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import type { Command } from "commander";
+import { readFileSync } from "node:fs";
 import { userError } from "../errors.js";
 import { redact, redactValue } from "../secrets.js";
-import type { AccessReport, Report } from "../report/types.js";
+import { createRequire } from "node:module";
+import type { Ajv } from "ajv";
+import { Report, type AccessReport } from "../report/types.js";
 import { escapeHiddenLines } from "../visible.js";
 
 /** A report's markdown within a number of characters (src/render/report-markdown.ts). */
 export type ReportMarkdown = (report: Report, limit?: number) => string;
-
-interface PublishOptions {
-  html?: string;
-  markdown?: string;
-  issue?: string;
-  key: string;
-}
 
 const KEY = /^[A-Za-z0-9._/-]{1,100}$/;
 const say = (line: string) => process.stderr.write(`phctl: ${escapeHiddenLines(redact(line))}\n`);
@@ -40,10 +34,16 @@ export async function readReportFile(file: string): Promise<Report> {
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     throw userError("BAD_REPORT", `cannot read the report ${file}: ${why}; write it with phctl report access|delivery --format json`); // prettier-ignore
   }
-  const [{ Value }, { Report }] = await Promise.all([import("@sinclair/typebox/value"), import("../report/types.js")]); // prettier-ignore
-  const first = Value.Errors(Report, data).First();
-  if (first)
-    throw userError("BAD_REPORT", `${file} is not a phctl report (${first.path || "/"}: ${first.message}); write it with phctl report access|delivery --format json`); // prettier-ignore
+  // ajv as saved-plan.ts loads it (a bundle keeps no import()).
+  const mod = createRequire(import.meta.url)("ajv") as { default: new (o: object) => Ajv };
+  const validate = new mod.default({ strict: false, allErrors: false }).compile(Report);
+  if (!validate(data)) {
+    const first = validate.errors?.[0];
+    const where = first
+      ? `${first.instancePath || "/"} ${first.message ?? ""}`
+      : "unexpected shape";
+    throw userError("BAD_REPORT", `${file} is not a phctl report (${where}); write it with phctl report access|delivery --format json`); // prettier-ignore
+  }
   return data as Report;
 }
 
@@ -99,57 +99,36 @@ export async function publishAccessIssue(i: {
   }
 }
 
-/** Add `publish` to the `report` command. */
-export function registerReportPublish(report: Command): void {
-  report
-    .command("publish")
-    .description(
-      "write a saved report as HTML and markdown, and keep the month's access-review issue (CI)",
-    )
-    .argument("<report>", "the saved report (phctl report access|delivery --format json)")
-    .option("--html <file>", "write the self-contained HTML report here")
-    .option(
-      "--markdown <file>",
-      'write the markdown here ("-": stdout, e.g. >> $GITHUB_STEP_SUMMARY)',
-    ) // prettier-ignore
-    .option(
-      "--issue <where>",
-      "github-issue or gitlab-issue: keep one access-review issue per key and month",
-    ) // prettier-ignore
-    .option(
-      "--key <name>",
-      "names the issue when a repository has several config directories",
-      "default",
-    ) // prettier-ignore
-    .addHelpText(
-      "after",
-      `
-The issue ("Access review YYYY-MM", label phctl-access-review) uses the variables of
-\`phctl comment\`: GITHUB_TOKEN (with issues: write), GITHUB_REPOSITORY, GITHUB_API_URL; or
-PHCTL_GITLAB_TOKEN / GITLAB_TOKEN (api scope), CI_API_V4_URL, CI_PROJECT_ID. A later run in
-the same month updates that issue; one the reviewers closed stays closed.
+/** What `phctl report publish` takes: report.ts's --format and --out, and the issue. */
+export interface PublishOptions {
+  format: string;
+  out?: string;
+  issue?: string;
+  key: string;
+}
 
-Examples:
-  phctl report access . --format json > review.json
-  phctl report publish review.json --html review.html --markdown - --issue github-issue`,
-    )
-    .action(async (file: string, o: PublishOptions) => {
-      if (!KEY.test(o.key))
-        throw userError("BAD_FLAG", `--key must be 1–100 letters, digits, '.', '_', '/' or '-' (got "${o.key}")`); // prettier-ignore
-      const platform = o.issue === undefined ? undefined : ({ "github-issue": "github", "gitlab-issue": "gitlab" } as const)[o.issue]; // prettier-ignore
-      if (o.issue !== undefined && !platform)
-        throw userError("BAD_FLAG", `--issue must be github-issue or gitlab-issue (got "${o.issue}")`); // prettier-ignore
-      const report = redactValue(await readReportFile(file));
-      const { renderReportMarkdown: markdown } = await import("../render/report-markdown.js");
-      if (platform && report.kind !== "access")
-        throw userError("BAD_FLAG", `--issue keeps the access review's issue: ${file} is a ${report.kind} report; publish an access report (phctl report access --format json)`); // prettier-ignore
-      if (o.html) {
-        const { renderReportHtml } = await import("../render/report-html.js");
-        writeFileSync(o.html, renderReportHtml(report));
-      }
-      if (o.markdown === "-") process.stdout.write(markdown(report));
-      else if (o.markdown) writeFileSync(o.markdown, markdown(report));
-      if (platform && report.kind === "access")
-        say(await publishAccessIssue({ platform, key: o.key, report, markdown, env: process.env }));
-    });
+/**
+ * `phctl report publish REPORT.json [--format F --out FILE] [--issue github-issue]`: the
+ * saved report written in the format asked (`write`: report.ts's, as a live report is) and,
+ * with --issue, this month's access-review issue kept.
+ */
+export async function runReportPublish<O extends PublishOptions>(
+  file: string,
+  o: O,
+  write: (report: Report, o: O) => Promise<void>,
+): Promise<void> {
+  if (!KEY.test(o.key))
+    throw userError("BAD_FLAG", `--key must be 1–100 letters, digits, '.', '_', '/' or '-' (got "${o.key}")`); // prettier-ignore
+  const platform = o.issue === undefined ? undefined : ({ "github-issue": "github", "gitlab-issue": "gitlab" } as const)[o.issue]; // prettier-ignore
+  if (o.issue !== undefined && !platform)
+    throw userError("BAD_FLAG", `--issue must be github-issue or gitlab-issue (got "${o.issue}")`); // prettier-ignore
+  // A value in a saved report may hold a credential: masked before any format sees it.
+  const report = redactValue(await readReportFile(file));
+  if (platform && report.kind !== "access")
+    throw userError("BAD_FLAG", `--issue keeps the access review's issue: ${file} is a ${report.kind} report; publish an access report (phctl report access --format json)`); // prettier-ignore
+  await write(report, o);
+  if (platform && report.kind === "access") {
+    const { renderReportMarkdown } = await import("../render/report-markdown.js");
+    say(await publishAccessIssue({ platform, key: o.key, report, markdown: renderReportMarkdown, env: process.env })); // prettier-ignore
+  }
 }

@@ -27,13 +27,20 @@ const MAX_LINES = 6;
 /** Bars per ranking chart. */
 const MAX_BARS = 15;
 
-/** How a metric is drawn: its title, its axis unit and the factor from the report's unit. */
+/** How a metric is drawn: its title, its axis label and the factor from the report's unit. */
 const METRIC_AXIS: Record<DoraMetricName, { title: string; label: string; scale: number }> = {
   deployment_frequency: { title: "Deployment frequency", label: "Deployments per day", scale: 1 },
-  lead_time_for_changes: { title: "Lead time for changes", label: "Median lead time (days)", scale: 1 / 86_400 }, // prettier-ignore
-  time_to_restore_service: { title: "Time to restore service", label: "Median time to restore (hours)", scale: 1 / 3_600 }, // prettier-ignore
+  lead_time_for_changes: { title: "Lead time for changes", label: "Median lead time", scale: 1 },
+  time_to_restore_service: { title: "Time to restore service", label: "Median time to restore", scale: 1 }, // prettier-ignore
   change_failure_rate: { title: "Change failure rate", label: "Failed deployments (%)", scale: 100 }, // prettier-ignore
 };
+
+/** A time axis in the unit its largest value reads best in: minutes, hours or days. */
+function timeUnit(maxSeconds: number): { unit: string; scale: number } {
+  if (maxSeconds < 2 * 3_600) return { unit: "minutes", scale: 1 / 60 };
+  if (maxSeconds < 3 * 86_400) return { unit: "hours", scale: 1 / 3_600 };
+  return { unit: "days", scale: 1 / 86_400 };
+}
 
 /** The band regions of `metric` in chart units, clipped to [0, top]. */
 function bandRegions(year: number, metric: DoraMetricName, scale: number, top: number) {
@@ -54,13 +61,19 @@ function bandRegions(year: number, metric: DoraMetricName, scale: number, top: n
 
 /** One DORA metric's chart: a faint dot per day and a 7-day mean line per organization. */
 export function doraChart(report: DeliveryReport, metric: DoraMetricName): Html {
-  const axis = METRIC_AXIS[metric];
+  let axis = METRIC_AXIS[metric];
   const id = `dora-${metric.replace(/_/g, "-")}`;
   const scopes = [...report.dora.organizations]
     .sort((a, b) => b.deployments - a.deployments || a.name.localeCompare(b.name))
     .slice(0, MAX_LINES);
+  const series = (s: DoraScope) => s.metrics.find((m) => m.metric === metric)?.series ?? [];
+  if (metric === "lead_time_for_changes" || metric === "time_to_restore_service") {
+    const max = Math.max(0, ...scopes.flatMap((s) => series(s).map((p) => p.value ?? 0)));
+    const { unit, scale } = timeUnit(max);
+    axis = { ...axis, label: `${axis.label} (${unit})`, scale };
+  }
   const points = scopes.flatMap((s: DoraScope) =>
-    (s.metrics.find((m) => m.metric === metric)?.series ?? []).map((p) => ({
+    series(s).map((p) => ({
       organization: s.name,
       date: day(p.date),
       value: p.value === null ? null : p.value * axis.scale,
