@@ -1,0 +1,265 @@
+/**
+ * `phctl report access|delivery` end to end: the built CLI against the reference server on
+ * loopback, seeded with an organization and synthetic activity (last logins, pipelines,
+ * hence DORA series). Both reports in json, markdown, csv and html; the git host refusing
+ * the delivery-metrics token (a partial report, exit 1; exit 0 with --allow-partial); no
+ * token in any output; bad --inactive and --since in one line.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
+import { seed } from "../../src/server/seed.js";
+import { phctl } from "../helpers/cli.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+const DAY = 86_400_000;
+const REPORT_TOKEN = {
+  secret: "report-token-8c1d57",
+  role: "system-admin",
+  parentOrganization: "acme",
+} as const;
+const ago = (days: number) =>
+  new Date(Date.now() - days * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
+const user = (username: string, o: Record<string, unknown> = {}) => ({
+  username,
+  firstName: username,
+  lastName: "Test",
+  externalEmail: `${username}@example.org`,
+  ...o,
+});
+
+let t: TestServer;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  // A token of its own: the helper's short ones ("t-admin") occur inside report words
+  // ("service-account-admin") and would be masked there.
+  t = await startServer({ tokens: [...Object.values(TOKENS), REPORT_TOKEN] });
+  seed(t.server.ctx, {
+    parentOrganization: "acme",
+    organizations: [{ name: "partner", parent: "acme" }],
+    orgTeams: [{ organization: "partner", name: "Partner devs", path: "partner/devs" }],
+    users: [
+      user("alice", { dateLastAccessed: ago(2) }),
+      user("olive", { dateLastAccessed: ago(200) }),
+      user("nina"),
+      user("pete", { organization: "partner", dateLastAccessed: ago(1) }),
+      user("deploy-bot", { dateLastAccessed: ago(1) }),
+    ],
+    teams: [{ name: "docs-team", members: ["nina"], projects: ["alpha"] }],
+    projects: [
+      {
+        slug: "alpha",
+        name: "Alpha",
+        access: { admins: ["alice", "olive"], developers: ["pete"] },
+        orgTeams: { developers: ["partner/devs"] },
+        git: { path: "alpha" },
+      },
+      { slug: "beta", name: "Beta", access: { admins: ["deploy-bot"] }, git: { path: "beta" } },
+    ],
+    activity: { seed: 7 },
+  });
+  dir = mkdtempSync(join(tmpdir(), "phctl-report-"));
+  mkdirSync(join(dir, "config"));
+  writeFileSync(join(dir, "config", "phctl.yaml"), "organization: acme\n");
+  // alpha is declared without pete: his access exists only live.
+  writeFileSync(
+    join(dir, "config", "alpha.yaml"),
+    `apiVersion: phctl/v1
+kind: Project
+metadata:
+  name: alpha
+spec:
+  title: Alpha
+  access:
+    admins: [alice, olive]
+    developers: { users: [], organizationTeams: [partner/devs] }
+`,
+  );
+  env = {
+    PHCTL_API_URL: t.url,
+    PHCTL_TOKEN: REPORT_TOKEN.secret,
+    PHCTL_GIT_TOKEN: REPORT_TOKEN.secret,
+  };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const report = (args: string[], extra: Record<string, string> = {}) =>
+  phctl(["report", ...args, "config"], { ...env, ...extra }, dir);
+
+describe("report access", () => {
+  it("json: rows, last logins and every finding", async () => {
+    const r = await report(["access", "--format", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const a = JSON.parse(r.stdout) as AccessReport;
+    expect(a.kind).toBe("access");
+    expect(a.formatVersion).toBe(1);
+    expect(a.partial).toBe(false);
+    const row = (p: string, project: string, level: string) =>
+      a.rows.find((x) => x.principal === p && x.project === project && x.level === level);
+    expect(row("alice", "alpha", "admins")).toMatchObject({
+      declared: true,
+      via: { kind: "direct" },
+    });
+    expect(row("pete", "alpha", "developers")).toMatchObject({
+      declared: false,
+      organization: "partner",
+    });
+    expect(row("partner/devs", "alpha", "developers")).toMatchObject({
+      principalKind: "organizationTeam",
+      declared: true,
+    });
+    expect(row("nina", "alpha", "member")).toMatchObject({
+      via: { kind: "userTeam", team: "docs-team" },
+      grade: "read",
+    });
+    expect(row("nina", "alpha", "member")?.lastLogin).toBeNull();
+    const f = Object.fromEntries(
+      a.findings.map((x) => [x.id, x.rows.map((y) => y.principal ?? y.project)]),
+    );
+    expect(f["inactive-with-write"]).toEqual(["olive"]);
+    expect(f["never-logged-in"]).toEqual(["nina"]);
+    expect(f["projects-under-two-admins"]).toEqual(["beta"]);
+    expect(f["live-only-access"]).toEqual(expect.arrayContaining(["pete", "deploy-bot", "nina"]));
+    expect(f["customer-write-on-parent"]).toEqual(["partner/devs", "pete"]);
+    expect(f["service-account-admin"]).toEqual(["deploy-bot"]);
+  });
+
+  it("markdown, csv and html; --since shows what changed", async () => {
+    const md = await report(["access", "--inactive", "30d"]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("## Access review of acme");
+    expect(md.stdout).toContain("Users inactive for 30 days or more who hold write or admin (1)");
+
+    const out = join(dir, "csv");
+    const csv = await report(["access", "--format", "csv", "--out", out]);
+    expect(csv.code).toBe(0);
+    expect(readdirSync(out)).toEqual(
+      expect.arrayContaining(["access.csv", "findings.csv", "users.csv"]),
+    );
+    expect(readFileSync(join(out, "access.csv"), "utf8").split("\r\n")[0]).toBe(
+      "Principal,Kind,Organization,Project,Level,Held,Declared,Last login",
+    );
+    const one = await report(["access", "--format", "csv", "--out", join(dir, "users.csv")]);
+    expect(one.code).toBe(0);
+    expect(readFileSync(join(dir, "users.csv"), "utf8")).toContain("olive,acme,member");
+
+    const html = await report(["access", "--format", "html", "--out", join(dir, "r.html")]);
+    expect(html.code).toBe(0);
+    const page = readFileSync(join(dir, "r.html"), "utf8");
+    expect(page).toMatch(/^<!doctype html>/i);
+    expect(page).toContain("<table>");
+    expect(page).toContain("deploy-bot");
+
+    const prev = join(dir, "prev.json");
+    expect((await report(["access", "--format", "json", "--out", prev])).code).toBe(0);
+    const res = await t.call("POST", "/v1/projects/beta/admins/users/alice");
+    expect(res.status).toBeLessThan(300);
+    const since = await report(["access", "--format", "json", "--since", prev]);
+    const a = JSON.parse(since.stdout) as AccessReport;
+    expect(a.since?.granted.map((r) => `${r.principal} ${r.project} ${r.level}`)).toEqual([
+      "alice beta admins",
+    ]);
+    expect(a.since?.resolvedFindings.map((f) => f.id)).toContain("projects-under-two-admins");
+  });
+
+  it("bad --inactive and unreadable --since: one line, exit 1", async () => {
+    const bad = await report(["access", "--inactive", "90x"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain("--inactive must be");
+    const missing = await report(["access", "--since", join(dir, "nope.json")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toContain("--since");
+  });
+});
+
+describe("report delivery", () => {
+  it("json: DORA with bands, CI, usage; a project without pipelines has no data", async () => {
+    const r = await report(["delivery", "--format", "json"]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as DeliveryReport;
+    expect(d.sections.every((s) => s.status === "ok")).toBe(true);
+    expect(d.bands.year).toBe(2023);
+    expect(d.dora.projects.map((p) => p.name).sort()).toEqual(["alpha", "beta"]);
+    for (const p of d.ci.projects) {
+      if (p.pipelines === 0)
+        expect([p.successRate, p.perDay, p.medianDuration]).toEqual([null, null, null]);
+      else expect(p.successRate).toBeGreaterThanOrEqual(0);
+    }
+    const dora = d.dora.projects.find((p) => p.deployments > 0);
+    if (dora) expect(dora.metrics[0].band).not.toBeNull();
+    expect(d.usage.organizations.map((u) => u.organization)).toEqual(["acme", "partner"]);
+    expect(d.ci.daily.length).toBe(d.period.days);
+  });
+
+  it("markdown, csv and html", async () => {
+    const md = await report(["delivery"]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("bands of the DORA report 2023");
+    const out = join(dir, "dcsv");
+    expect((await report(["delivery", "--format", "csv", "--out", out])).code).toBe(0);
+    expect(readdirSync(out)).toEqual(
+      expect.arrayContaining(["dora-projects.csv", "ci-projects.csv", "usage.csv"]),
+    );
+    expect(
+      (await report(["delivery", "--format", "html", "--out", join(dir, "d.html")])).code,
+    ).toBe(0);
+    expect(readFileSync(join(dir, "d.html"), "utf8")).toContain("Pipelines per day");
+  });
+
+  it("the git host refuses the token: every other section renders, exit 1; 0 with --allow-partial", async () => {
+    const wrong = { PHCTL_GIT_TOKEN: "not-the-git-token-xyz" };
+    const r = await report(["delivery", "--format", "json"], wrong);
+    expect(r.code).toBe(1);
+    const d = JSON.parse(r.stdout) as DeliveryReport;
+    expect(d.partial).toBe(true);
+    const dora = d.sections.find((s) => s.name === "dora")!;
+    expect(dora.status).toBe("failed");
+    expect(dora.error).toContain("401");
+    expect(dora.set).toEqual(["PHCTL_GIT_TOKEN"]);
+    expect(d.sections.filter((s) => s.name !== "dora").every((s) => s.status === "ok")).toBe(true);
+    expect(d.ci.projects.length).toBe(2);
+    expect(r.stderr).toContain("DORA metrics could not be read");
+    const md = await report(["delivery", "--allow-partial"], wrong);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("DORA metrics could not be read");
+    expect(md.stdout).toContain("`PHCTL_GIT_TOKEN`");
+  });
+
+  it("no token reaches any format", async () => {
+    const secret = "git-secret-token-5f3a";
+    const outputs: string[] = [];
+    for (const kind of ["access", "delivery"])
+      for (const format of ["json", "markdown", "html", "csv"]) {
+        const out = join(dir, `tok-${kind}-${format}`);
+        const r = await report([kind, "--format", format, "--out", out, "--allow-partial"], {
+          PHCTL_GIT_TOKEN: secret,
+        });
+        outputs.push(r.stdout, r.stderr);
+        const files =
+          existsSync(out) && !out.endsWith(".csv") && format === "csv"
+            ? readdirSync(out).map((f) => join(out, f))
+            : [out];
+        for (const f of files) outputs.push(readFileSync(f, "utf8"));
+      }
+    const all = outputs.join("\n");
+    expect(all.length).toBeGreaterThan(1000);
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain(REPORT_TOKEN.secret);
+  });
+});
