@@ -21,6 +21,8 @@ export const REPORT_FORMATS = ["html", "markdown", "csv", "json"] as const;
 export const DEFAULT_SERVICE_ACCOUNTS = ["*-bot", "bot-*", "svc-*", "*-svc", "ci-*", "*[bot]"];
 
 interface ReportOptions {
+  issue?: string;
+  key: string;
   format: string;
   out?: string;
   inactive: string;
@@ -45,7 +47,7 @@ export function registerReport(program: Command): void {
   program
     .command("report")
     .description("an access review, or DORA, CI and usage metrics, from the live service")
-    .argument("<kind>", "access or delivery")
+    .argument("<kind>", "access or delivery; publish: a saved report (--format json) again")
     .argument("[paths...]", "manifest files or directories (the config)", ["."])
     .option("--format <format>", `${REPORT_FORMATS.join(", ")}`, "markdown")
     .option("--out <file>", "write there instead of stdout (csv: a directory, or <table>.csv)")
@@ -67,6 +69,15 @@ export function registerReport(program: Command): void {
       [] as string[],
     )
     .option("--allow-partial", "exit 0 when a section could not be read (it says so)")
+    .option(
+      "--issue <where>",
+      "publish: github-issue or gitlab-issue, keep the month's access-review issue (report-publish.ts)",
+    ) // prettier-ignore
+    .option(
+      "--key <name>",
+      "publish: names the issue when a repository has several configs",
+      "default",
+    ) // prettier-ignore
     .option("--concurrency <n>", "reads in flight at once (default: phctl.yaml, else 8)")
     .addOption(outageTimeoutOption())
     .addHelpText(
@@ -80,6 +91,10 @@ Examples:
   PHCTL_GIT_TOKEN=… phctl report delivery --git-api-url https://git.example.org/api/v4`,
     )
     .action(async (kind: string, paths: string[], o: ReportOptions, cmd: Command) => {
+      if (kind === "publish" && paths.length === 1 && paths[0] !== ".")
+        return (await import("./report-publish.js")).runReportPublish(paths[0], o, write);
+      if (kind === "publish")
+        throw userError("BAD_ARGUMENT", "report publish takes one saved report: phctl report publish review.json --format html --out review.html"); // prettier-ignore
       if (kind !== "access" && kind !== "delivery")
         throw userError("BAD_ARGUMENT", `report access or report delivery (got ${kind})`);
       if (!(REPORT_FORMATS as readonly string[]).includes(o.format))

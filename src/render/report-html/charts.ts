@@ -1,0 +1,87 @@
+/**
+ * Charts of the HTML report, drawn once at generation time as inline SVG.
+ *
+ * Library: Observable Plot (+ linkedom as its document). Plot renders in Node given any DOM
+ * `document` and needs no canvas and no browser; it is maintained by Observable on top of
+ * d3, runs on Node ≥ 12, adds ~16 MB of plain-JS packages (d3's modules, linkedom's HTML
+ * parser), draws axes, axis labels and legends itself, and is deterministic (no random ids,
+ * no clock, no text measurement). Its text, axes and grid are `currentColor`, so the page's
+ * light and dark colours (prefers-color-scheme) apply to charts drawn once. Weighed against:
+ * Vega-Lite (its current 6.x requires Node ≥ 22; ~25 MB of ~75 packages; text widths
+ * estimated without canvas) and ECharts SSR (a single dependency but ~67 MB installed, and
+ * colours written into the SVG, so dark mode would mean a second drawing).
+ */
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import { h, raw, type Html } from "./html.js";
+
+/** Width the charts are drawn at: fits an A4 page's text width and a laptop screen. */
+export const CHART_WIDTH = 720;
+
+/** One chart: a stable id (for tests and links), its title, axis labels and Plot's marks. */
+export interface ChartSpec {
+  id: string;
+  title: string;
+  /** One sentence under the title: what is drawn and from what. */
+  note?: string;
+  x: Plot.ScaleOptions & { label: string };
+  y: Plot.ScaleOptions & { label: string };
+  color?: Plot.ScaleOptions;
+  marks: Plot.Markish[];
+  height?: number;
+  marginLeft?: number;
+  marginBottom?: number;
+}
+
+/**
+ * Coordinates rounded to 0.1 px in geometry attributes (Plot writes full doubles): a third
+ * of the SVG's bytes, invisible on screen and paper. Text content is left alone.
+ */
+function roundGeometry(svg: string): string {
+  return svg.replace(
+    /(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points)=")([^"]*)"/g,
+    (_, head: string, value: string) =>
+      `${head}${value.replace(/-?\d+\.\d{2,}/g, (n) => String(Math.round(Number(n) * 10) / 10))}"`,
+  );
+}
+
+/** The chart as a `<figure>`: title as its caption, the SVG Plot drew, the note. */
+export function chart(spec: ChartSpec): Html {
+  const { document } = parseHTML("<!doctype html><html><body></body></html>");
+  const drawn = Plot.plot({
+    // linkedom's document stands in for the DOM's (the project's types have no DOM lib).
+    document: document as never,
+    width: CHART_WIDTH,
+    height: spec.height ?? 260,
+    ...(spec.marginLeft === undefined ? {} : { marginLeft: spec.marginLeft }),
+    ...(spec.marginBottom === undefined ? {} : { marginBottom: spec.marginBottom }),
+    ariaLabel: spec.title,
+    style: { fontSize: "11px" },
+    x: spec.x,
+    y: spec.y,
+    ...(spec.color ? { color: spec.color } : {}),
+    marks: spec.marks,
+  });
+  return h`<figure class="chart" data-chart="${spec.id}">
+    <figcaption>${spec.title}</figcaption>
+    ${raw(roundGeometry(drawn.outerHTML))}${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
+  </figure>`;
+}
+
+/** Where a chart would be when there is nothing to draw. */
+export const noChart = (id: string, title: string, why: string): Html =>
+  h`<figure class="chart no-data" data-chart-missing="${id}">
+    <figcaption>${title}</figcaption>
+    <p class="nodata">no data: ${why}</p>
+  </figure>`;
+
+/** A day `yyyy-MM-dd` as a UTC date for Plot's time scales. */
+export const day = (d: string): Date => new Date(`${d}T00:00:00Z`);
+
+/** A label cut to `max` characters for an axis (the full name is in the table). */
+export const axisName = (s: string, max = 28): string =>
+  s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+
+/** Left margin that fits the longest of `labels` (Plot's 11 px text ≈ 6.5 px a character). */
+export const marginFor = (labels: readonly string[]): number =>
+  Math.min(220, 20 + 6.5 * Math.max(4, ...labels.map((l) => l.length)));

@@ -1,0 +1,100 @@
+/**
+ * Debian's Chromium driven by playwright-core, for the tests that look at the HTML report in
+ * a real browser. Never a browser download (`playwright install` is not used): the machine's
+ * /usr/bin/chromium (PHCTL_CHROMIUM overrides), headless, sandbox and GPU off (CI runs as
+ * root in a container), its own background traffic off, a fresh profile per launch. A
+ * missing browser is a failure that says how to install it, not a skip: a skipped browser
+ * test looks green and checks nothing.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext } from "playwright-core";
+
+/** Where the browser is. */
+export const CHROMIUM = process.env.PHCTL_CHROMIUM || "/usr/bin/chromium";
+
+/** The flags: headless, no sandbox (root in CI), and nothing that reaches out on its own. */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Why the browser tests cannot run, or null when they can. */
+export function chromiumMissing(path = CHROMIUM): string | null {
+  return existsSync(path)
+    ? null
+    : `Chromium is not installed at ${path}: install it with \`apt-get update && apt-get install -y chromium\` (Debian; .ci/run does this when it is missing), or set PHCTL_CHROMIUM to a Chromium binary`;
+}
+
+/** A browser with a fresh profile; `close()` ends it and removes the profile. */
+export async function launchChromium(o: {
+  width?: number;
+  height?: number;
+  colorScheme?: "light" | "dark";
+}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const missing = chromiumMissing();
+  if (missing) throw new Error(missing);
+  const profile = mkdtempSync(join(tmpdir(), "phctl-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: o.width ?? 1280, height: o.height ?? 900 },
+    colorScheme: o.colorScheme ?? "light",
+    offline: false,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What opening a document saw: console errors, requests other than the document, timing. */
+export interface Opened {
+  consoleErrors: string[];
+  /** Every request but the document's own (each one is a failure: the report needs none). */
+  requests: string[];
+  /** Navigation start to the load event, ms (Chromium's own clock). */
+  loadMs: number;
+}
+
+/**
+ * Open `html` as the page at `url` (served by the route, so that Chromium loads it as a
+ * document from a server) with every other request refused and recorded.
+ */
+export async function openHtml(
+  context: BrowserContext,
+  html: string,
+  url = "http://report.invalid/report.html",
+): Promise<{ page: Awaited<ReturnType<BrowserContext["newPage"]>>; opened: Opened }> {
+  const opened: Opened = { consoleErrors: [], requests: [], loadMs: NaN };
+  const page = await context.newPage();
+  await page.route("**/*", async (route) => {
+    if (route.request().url() === url)
+      return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+    return route.abort("blockedbyclient");
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error") opened.consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => opened.consoleErrors.push(e.message));
+  // Every request the page makes, routed or not (a service worker's, a data: URL's).
+  page.on("request", (r) => {
+    if (r.url() !== url) opened.requests.push(r.url());
+  });
+  await page.goto(url, { waitUntil: "load" });
+  // (a string: the project's types have no DOM lib)
+  const nav = "performance.getEntriesByType('navigation')[0]";
+  opened.loadMs = Number(await page.evaluate(`${nav}.loadEventEnd - ${nav}.startTime`));
+  return { page, opened };
+}
