@@ -12,6 +12,7 @@ export const fcRuns = (dflt: number) => Number(process.env.PHCTL_FC_RUNS ?? dflt
 export const CASES = "test/fixtures/manifests/cases";
 export const GOLDEN = "test/golden/manifest";
 export const EXAMPLES = "examples";
+export const FLAT_EXAMPLES = "test/fixtures/examples-flat";
 
 /** Diagnostics and summary as `phctl validate` prints them. */
 export function render(r: LoadResult): string {
@@ -43,7 +44,9 @@ export function exampleFiles(): ManifestInput[] {
     "projects/ci-tools.yaml",
   ];
   return files.map((f) =>
-    text(`examples/${f}`, readFileSync(join(EXAMPLES, f), "utf8"), f === "phctl.yaml"),
+    // The flat copy of the examples (no layers, no policies): these tests are about loading
+    // and normalising manifests; the layers have their own (test/layers).
+    text(`examples/${f}`, readFileSync(join(FLAT_EXAMPLES, f), "utf8"), f === "phctl.yaml"),
   );
 }
 
