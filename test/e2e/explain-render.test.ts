@@ -179,12 +179,13 @@ describe("phctl render", () => {
     const r = await phctl(["render", "examples", "--out", "flat"], env, dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-      "Rendered 11 objects into 8 files under flat (3 Defaults layers merged in).\n",
+      "Rendered 20 objects into 11 files under flat (3 Defaults layers merged in).\n",
     );
     const out = join(dir, "flat");
     expect(readdirSync(out).sort()).toEqual([
       "organizations.yaml",
       "phctl.yaml",
+      "policies",
       "projects",
       "teams.yaml",
       "users",
@@ -192,7 +193,7 @@ describe("phctl render", () => {
     const ci = readFileSync(join(out, "projects/ci-tools.yaml"), "utf8");
     expect(ci).not.toMatch(/\$remove|inherit|kind: Defaults/);
     expect(ci).toContain(
-      "      - name: pipelines\n        mergeRequests: enabled\n        enableForking: false\n",
+      "      - name: pipelines\n        enableForking: false\n        mergeRequests: enabled\n",
     );
     expect(readFileSync(join(out, "phctl.yaml"), "utf8")).toBe(
       readFileSync(join(dir, "examples/phctl.yaml"), "utf8"),

@@ -106,7 +106,7 @@ describe("random faults", () => {
              JOIN projects p ON p.id = a.project_id JOIN users u ON u.id = a.user_id ORDER BY 1`,
           ),
         )
-        .toHaveLength(13);
+        .toHaveLength(16);
       expect
         .soft(col("SELECT slug FROM projects ORDER BY slug"))
         .toEqual(["ci-tools", "mbed-tls", "trusted-firmware-a"]);

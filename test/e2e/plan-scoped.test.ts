@@ -161,7 +161,7 @@ describe("--target scopes the read", () => {
         join(cfg, "users/idle.yaml"),
         "apiVersion: phctl/v1\nkind: User\nmetadata: { name: idle }\nspec:\n  firstName: I\n  lastName: Dle\n  externalEmail: idle@example.org\n  status: inactive\n",
       );
-      edit(join(cfg, "projects/mbed-tls.yaml"), "admins: [pkumar]", "admins: [idle]");
+      edit(join(cfg, "projects/mbed-tls.yaml"), "admins: [pkumar, jdoe]", "admins: [idle]");
       const env2 = { PHCTL_API_URL: fresh.url, PHCTL_TOKEN: TOKENS.admin.secret };
       const r = await phctl(
         ["apply", "fresh", "--target", "project/ci-tools", "--auto-approve"],
