@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import type { ServerContext } from "./context.js";
 import { PIPELINE_FAILED, PIPELINE_SUCCESS } from "./routes/projects/pipelines.js";
+import { prng } from "./faults.js";
 
 /** `activity:` of a seed document. */
 export interface SeedActivity {
@@ -24,17 +25,8 @@ export interface SeedActivity {
 
 const DAY_MS = 86_400_000;
 
-/** mulberry32 over a 32-bit seed: small, fast, good enough for test data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The seeded generator the fault injection uses too (one mulberry32). */
+export { prng };
 
 /** A generator for one named object under a seed. */
 export function prngFor(seed: number, name: string): () => number {
