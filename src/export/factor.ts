@@ -121,7 +121,7 @@ function layerValues(kind: string, leaves: Iterable<Leaf>, min: number, total: n
     if (leaf.is === "value" && leaf.n < total && !(dotted in (SCALAR_DEFAULTS[kind] ?? {})))
       continue;
     let at: Obj = out;
-    for (const k of leaf.path.slice(0, -1)) at = (isMap(at[k]) ? at[k] : (at[k] = {}));
+    for (const k of leaf.path.slice(0, -1)) at = isMap(at[k]) ? at[k] : (at[k] = {});
     const last = leaf.path[leaf.path.length - 1];
     if (leaf.is === "entry")
       at[last] = [...((at[last] as unknown[] | undefined) ?? []), leaf.value];

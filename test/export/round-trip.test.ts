@@ -111,7 +111,13 @@ describe("export of a rich organization", () => {
       only: ["project/ci-*", "user/jdoe", "organization/*"],
     });
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(r.result.counts).toEqual({ organizations: 1, users: 1, teams: 0, projects: 1, defaults: 0 });
+    expect(r.result.counts).toEqual({
+      organizations: 1,
+      users: 1,
+      teams: 0,
+      projects: 1,
+      defaults: 0,
+    });
     expect(r.result.files.filter((f) => f.names.length > 0).map((f) => [f.path, f.names])).toEqual([
       ["organizations.yaml", ["acme-partner"]],
       ["projects/ci-tools.yaml", ["ci-tools"]],
