@@ -171,6 +171,12 @@ export function exportCallsMin(c: Parameters<typeof callsMin>[0]): number {
 export interface GenerateOptions {
   /** Declare every user with `sendWelcome: true` (bench/crash.ts); the seed is unchanged. */
   sendWelcome?: boolean;
+  /**
+   * Seed synthetic activity with this PRNG seed (src/server/activity.ts): last logins spread
+   * over a year (some never) and pipelines over 90 days, hence DORA series — what the report
+   * benchmark reads. The manifests are unchanged.
+   */
+  activity?: number;
 }
 
 export function generate(shape: Shape, options: GenerateOptions = {}): Organization {
@@ -312,7 +318,13 @@ ${artifacts.map((a) => `      - { name: ${a.name}, type: generic }`).join("\n")}
   };
   return {
     shape,
-    seed: { parentOrganization: ORG, users, teams, projects },
+    seed: {
+      parentOrganization: ORG,
+      users,
+      teams,
+      projects,
+      ...(options.activity !== undefined ? { activity: { seed: options.activity } } : {}),
+    },
     files: [
       { file: "phctl.yaml", content: `organization: ${ORG}\n` },
       { file: "users.yaml", content: userDocs.join("---\n") },

@@ -30,9 +30,13 @@ const DAY = 24 * HOUR;
 
 /**
  * Accelerate State of DevOps Report 2023 (DORA), "software delivery performance" cluster
- * table. Its Low deployment frequency and lead time read the same as Medium's (between once
- * a week and once a month; between one week and one month): a value beyond Medium's bound
- * is rated Low.
+ * table (elite, high, medium, low): deployment frequency on demand / daily to weekly /
+ * weekly to monthly / weekly to monthly; change lead time under a day / a day to a week / a
+ * week to a month / a week to a month; change failure rate 5 / 10 / 15 / 64 %; failed
+ * deployment recovery time (the 2023 name of time to restore service) under an hour /
+ * under a day / a day to a week / a month to six months. Low's deployment frequency and
+ * lead time read the same as Medium's, and the table leaves gaps between clusters (15 % to
+ * 64 %, a week to a month of recovery): a value beyond Medium's bound is rated Low.
  */
 export const BANDS_2023: BandTable = {
   year: 2023,
@@ -71,7 +75,7 @@ export const BANDS_2023: BandTable = {
         elite: "less than one hour",
         high: "less than one day",
         medium: "between one day and one week",
-        low: "more than one week",
+        low: "more than one week (between one month and six months in the report)",
       },
     },
     change_failure_rate: {
