@@ -65,7 +65,7 @@ import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
 import type { ApiError, OutageError } from "./errors.js";
 import { OutageGate } from "./outage.js";
-import { Transport } from "./transport.js";
+import { Transport, type WireOutcome } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
 import { VERSION } from "../version.js";
 
@@ -121,7 +121,10 @@ export class ApiClient {
   readonly #deps: RequestDeps;
   readonly #credentials: Credentials;
   readonly #transport: Transport;
+  /** The administration API's outage gate (the one commands wait on and report). */
   readonly #gate: OutageGate;
+  /** The git host's: its outage pauses only the delivery-metrics calls. */
+  readonly #gitGate: OutageGate;
   readonly #wait: WaitOptions;
   readonly #memo = new Map<string, Promise<unknown>>();
   readonly #profile: ApiProfile;
@@ -150,23 +153,35 @@ export class ApiClient {
     this.#flow = flow;
     const timeoutMs = o.timeoutMs ?? 30_000;
     const random = o.random ?? Math.random;
-    // The probe: an authenticated GET of the organization list, through the throttle and a
-    // slot like any attempt, but past the (closed) gate.
-    const probe = () =>
-      flow.run(() =>
-        this.#transport.send(
-          wireOf(this.#deps, this.prepare("organizations.list", {}), Math.min(timeoutMs, 10_000)),
-        ),
-      );
-    this.#gate = new OutageGate({
-      origin: bases.admin.origin,
-      timeoutMs: o.outageTimeoutMs ?? 120_000,
-      probe,
-      random,
-      onOpen: () => budget.refillAll(),
-      onPaused: (ms, probes) => this.metrics.paused(ms, probes),
-      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
-    });
+    // The probe: an authenticated GET, through the throttle and a slot like any attempt, but
+    // past the (closed) gate — of the organization list on the administration API; on the git
+    // host, of a group no one has (any answer, a 404 too, says the host answers again).
+    const probeOf = (req: () => PreparedRequest) => () =>
+      flow.run(() => this.#transport.send(wireOf(this.#deps, req(), Math.min(timeoutMs, 10_000))));
+    const gateOf = (api: ApiKind, probe: () => Promise<WireOutcome>) =>
+      new OutageGate({
+        origin: bases[api].origin,
+        api,
+        timeoutMs: o.outageTimeoutMs ?? 120_000,
+        probe,
+        random,
+        onOpen: () => budget.refillAll(),
+        onPaused: (ms, probes) => this.metrics.paused(ms, probes),
+        ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      });
+    this.#gate = gateOf(
+      "admin",
+      probeOf(() => this.prepare("organizations.list", {})),
+    );
+    this.#gitGate = gateOf(
+      "git",
+      probeOf(() =>
+        this.prepare("dora.group", {
+          params: { id: "0" },
+          query: { metric: "deployment_frequency" },
+        }),
+      ),
+    );
     this.#deps = {
       bases,
       credentials: this.#credentials,
@@ -174,7 +189,7 @@ export class ApiClient {
       flow,
       retry,
       budget,
-      gate: this.#gate,
+      gates: { admin: this.#gate, git: this.#gitGate },
       metrics: this.metrics,
       timeoutMs,
       userAgent: o.userAgent ?? `phctl/${VERSION}`,
@@ -403,6 +418,7 @@ export class ApiClient {
   /** Close the connection pool (and stop probing, failing calls paused by an outage). */
   async close(): Promise<void> {
     this.#gate.dispose();
+    this.#gitGate.dispose();
     await this.#transport.close();
   }
 

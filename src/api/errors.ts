@@ -184,6 +184,8 @@ export class JobTimeoutError extends PhctlError {
 export interface OutageInfo {
   /** Origin of the API (`https://api.example.org`): no path, no ids. */
   origin: string;
+  /** "git": the git host's delivery-metrics API (absent: the administration API). */
+  api?: "git";
   /** How long the service was not answering when the client gave up, ms. */
   unavailableMs: number;
   /** The last trouble seen (`503 UNAVAILABLE`, `connection refused (ECONNREFUSED)`). */
@@ -213,7 +215,9 @@ export class OutageError extends PhctlError implements OutageInfo {
       "OUTAGE",
       p
         ? `the proxy ${p.url} (${p.variable}) ${how} for ${info.origin}. Check that the proxy runs and accepts connections, or correct ${p.variable} (NO_PROXY to go without it); ${again}`
-        : `the service at ${info.origin} ${how}. Check the service's status page and ${again}`,
+        : info.api === "git"
+          ? `the delivery-metrics API at ${info.origin} ${how}. Check the git host's status, and that PHCTL_GIT_API_URL (or --git-api-url) is its address; run the command again once it answers`
+          : `the service at ${info.origin} ${how}. Check the service's status page and ${again}`,
       {
         details: [
           `origin: ${info.origin}`,

@@ -37,9 +37,12 @@ export const OUTAGE_WINDOW_MS = 1_000;
 export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
 
-/** What the gate tells the client's observer (see `ClientEvent`). */
-/** `proxy`: the trouble is the proxy's, which does not answer (not the service). */
-export type OutageEvent =
+/**
+ * What the gate tells the client's observer (see `ClientEvent`). `proxy`: the trouble is the
+ * proxy's, which does not answer (not the service). `api: "git"`: the gate is the git host's
+ * delivery-metrics API's (absent: the administration API's).
+ */
+export type OutageEvent = { api?: "git" } & (
   | { type: "outage-start"; reason: string; trigger: string; timeoutMs: number; proxy?: ShownProxy }
   | { type: "outage-end"; pausedMs: number; probes: number }
   | {
@@ -48,12 +51,15 @@ export type OutageEvent =
       probes: number;
       reason: string;
       proxy?: ShownProxy;
-    };
+    }
+);
 
 /** The parts a gate needs: the probe it sends and who hears about it. */
 export interface OutageGateOptions {
-  /** Origin of the administration API (named in `OutageError`). */
+  /** Origin of the API the gate guards (named in `OutageError`). */
   origin: string;
+  /** Which API: the administration API (default) or the git host's delivery-metrics API. */
+  api?: "admin" | "git";
   /** Give up after the gate has been closed this long, ms. */
   timeoutMs: number;
   /** Send one probe (GET of the organization list) and report what happened. */
@@ -103,6 +109,11 @@ export class OutageGate {
   readonly #waiters = new Set<Waiter>();
 
   constructor(private readonly o: OutageGateOptions) {}
+
+  /** `{api: "git"}` on what the git host's gate says; nothing on the administration API's. */
+  #which(): { api?: "git" } {
+    return this.o.api === "git" ? { api: "git" } : {};
+  }
 
   /** True while attempts may be sent. */
   get isOpen(): boolean {
@@ -183,6 +194,7 @@ export class OutageGate {
     this.#probes = 0;
     this.#closedAt = performance.now();
     this.o.onEvent?.({
+      ...this.#which(),
       type: "outage-start",
       reason: this.#last || trigger,
       trigger,
@@ -235,7 +247,7 @@ export class OutageGate {
     this.#clearTimers();
     this.o.onOpen?.();
     this.o.onPaused?.(pausedMs, this.#probes);
-    this.o.onEvent?.({ type: "outage-end", pausedMs, probes: this.#probes });
+    this.o.onEvent?.({ ...this.#which(), type: "outage-end", pausedMs, probes: this.#probes });
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const w of waiters) w.resolve();
@@ -252,6 +264,7 @@ export class OutageGate {
     this.#clearTimers();
     this.#error = new OutageError({
       origin: this.o.origin,
+      ...this.#which(),
       unavailableMs: pausedMs,
       lastTrouble: this.#last || "no answer",
       ...(this.#proxy ? { proxy: this.#proxy } : {}),
@@ -259,6 +272,7 @@ export class OutageGate {
     this.o.onPaused?.(pausedMs, this.#probes);
     if (timedOut)
       this.o.onEvent?.({
+        ...this.#which(),
         type: "outage-timeout",
         pausedMs,
         probes: this.#probes,

@@ -75,7 +75,11 @@ export interface RequestDeps {
   flow: FlowControl;
   retry: RetryOptions;
   budget: RetryBudget;
-  gate: OutageGate;
+  /**
+   * One outage gate per API: the git host's delivery-metrics API is another service, whose
+   * outage must not pause (nor be probed through) the administration API, and back.
+   */
+  gates: Record<ApiKind, OutageGate>;
   metrics: Metrics;
   timeoutMs: number;
   userAgent: string;
@@ -197,6 +201,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   d.metrics.started(started);
   const timeoutMs = req.timeoutMs ?? d.timeoutMs;
   const wire = wireOf(d, req, timeoutMs);
+  const gate = d.gates[req.api];
   /** Attempts sent; retries that count against the limit; ms waited at the gate. */
   let attempts = 0;
   let retries = 0;
@@ -210,7 +215,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   // The gate may close while an attempt waits for a slot: then it is not sent. Latency is
   // from send to answer; the wait for the throttle and a slot is counted apart.
   const attempt = async (queuedMs: number): Promise<WireOutcome | undefined> => {
-    if (!d.gate.isOpen) return undefined;
+    if (!gate.isOpen) return undefined;
     const refused = req.api === "admin" ? d.refused?.() : undefined;
     if (refused) throw notSent(req, refused);
     const sent = performance.now();
@@ -220,12 +225,12 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   };
   try {
     for (;;) {
-      if (!d.gate.isOpen || d.gate.error) pausedMs += await d.gate.pass(req.signal);
-      const epoch = d.gate.epoch;
+      if (!gate.isOpen || gate.error) pausedMs += await gate.pass(req.signal);
+      const epoch = gate.epoch;
       const outcome = await d.flow.run(attempt);
       if (outcome === undefined) continue;
       attempts++;
-      const trouble = d.gate.record(outcome, req.cls);
+      const trouble = gate.record(outcome, req.cls);
       const foreign = outcome.kind === "response" ? foreignAnswer(outcome, req.api) : undefined;
       if (foreign !== undefined) {
         const status = outcome.kind === "response" ? outcome.status : 0;
@@ -243,7 +248,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
         d.onEvent?.({ type: "done", target: req.target, status: outcome.status, attempts, ms });
         return { status: outcome.status, headers: outcome.headers, body: outcome.body, attempts };
       }
-      const outage = trouble !== undefined && (d.gate.epoch !== epoch || !d.gate.isOpen);
+      const outage = trouble !== undefined && (gate.epoch !== epoch || !gate.isOpen);
       const decision = decide(
         d.retry,
         {
@@ -257,11 +262,11 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
       );
       if (decision.retry) {
         // An empty budget fails no call: it means trouble across the board, so pause all.
-        if (!outage && !d.budget.take()) d.gate.close("the client-wide retry budget ran dry");
+        if (!outage && !d.budget.take()) gate.close("the client-wide retry budget ran dry");
         d.metrics.retried(key, decision.reason);
-        if (outage || !d.gate.isOpen) {
+        if (outage || !gate.isOpen) {
           // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
-          if (d.gate.isOpen) await sleep(decision.delayMs, req.signal);
+          if (gate.isOpen) await sleep(decision.delayMs, req.signal);
           continue;
         }
         retries++;

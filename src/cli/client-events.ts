@@ -6,6 +6,9 @@
 import { humanDuration } from "../api/errors.js";
 import type { ClientEvent } from "../api/request.js";
 
+const serviceOf = (e: { api?: "git" }) =>
+  e.api === "git" ? "the delivery-metrics API (--git-api-url)" : "the service";
+
 /** The stderr line of a client event, for people (undefined: nothing to say). */
 export function describeEvent(e: ClientEvent): string | undefined {
   switch (e.type) {
@@ -14,13 +17,13 @@ export function describeEvent(e: ClientEvent): string | undefined {
       return `retry ${t.method} ${t.pathTemplate}${t.operation ? ` (${t.operation})` : ""} in ${e.delayMs} ms after ${e.reason} (attempt ${e.attempt})`;
     }
     case "outage-start": {
-      const paused = `all requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
+      const paused = `${e.api === "git" ? "its" : "all"} requests paused; probing every few seconds for up to ${humanDuration(e.timeoutMs)}`;
       return e.proxy
         ? `the proxy ${e.proxy.url} (${e.proxy.variable}) is not answering (${e.reason}): ${paused} — check that it runs, or correct ${e.proxy.variable}`
-        : `the service is not answering (${e.reason}): ${paused}`;
+        : `${serviceOf(e)} is not answering (${e.reason}): ${paused}`;
     }
     case "outage-end":
-      return `the service answers again after ${humanDuration(e.pausedMs)}; resuming`;
+      return `${serviceOf(e)} answers again after ${humanDuration(e.pausedMs)}; resuming`;
     // The OutageError every call gets says it, once, through main().
     case "outage-timeout":
     case "done":
@@ -44,6 +47,7 @@ export function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
     case "outage-start":
       return {
         event: "api.outage",
+        ...(e.api ? { api: e.api } : {}),
         state: "start",
         reason: e.reason,
         trigger: e.trigger,
@@ -51,10 +55,17 @@ export function eventJson(e: ClientEvent): Record<string, unknown> | undefined {
         ...(e.proxy ? { proxy: e.proxy.url, proxyVariable: e.proxy.variable } : {}),
       };
     case "outage-end":
-      return { event: "api.outage", state: "end", pausedMs: e.pausedMs, probes: e.probes };
+      return {
+        event: "api.outage",
+        ...(e.api ? { api: e.api } : {}),
+        state: "end",
+        pausedMs: e.pausedMs,
+        probes: e.probes,
+      };
     case "outage-timeout":
       return {
         event: "api.outage",
+        ...(e.api ? { api: e.api } : {}),
         state: "timeout",
         reason: e.reason,
         pausedMs: e.pausedMs,

@@ -13,6 +13,8 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -262,4 +264,100 @@ describe("report delivery", () => {
     expect(all).not.toContain(secret);
     expect(all).not.toContain(REPORT_TOKEN.secret);
   });
+});
+
+/** A loopback HTTP server that answers every request with `body` (JSON, 200). */
+async function answering(
+  body: unknown,
+): Promise<{ url: string; hits: () => number; server: Server }> {
+  let hits = 0;
+  const server = createServer((_req, res) => {
+    hits++;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits: () => hits,
+    server,
+  };
+}
+
+describe("a section that cannot be read says so; the rest renders", () => {
+  it("delivery: the git host answers another shape — DORA failed (not 'no data'), its further calls stopped, --git-api-url named", async () => {
+    const git = await answering({ message: "welcome", items: [] });
+    try {
+      const r = await report(["delivery", "--format", "json", "--git-api-url", git.url]);
+      expect(r.code).toBe(1);
+      const d = JSON.parse(r.stdout) as DeliveryReport;
+      const dora = d.sections.find((s) => s.name === "dora")!;
+      expect(dora.status).toBe("failed");
+      expect(dora.set).toContain("--git-api-url");
+      expect(d.dora.projects).toEqual([]);
+      expect(d.sections.filter((s) => s.name !== "dora").map((s) => s.status)).toEqual([
+        "ok",
+        "ok",
+      ]);
+      // The first failure stops the section's further calls: only those already given a
+      // slot were sent, fewer than the 18 (2 projects × 9) it would make.
+      expect(git.hits()).toBeGreaterThanOrEqual(1);
+      expect(git.hits()).toBeLessThan(18);
+      expect(r.stderr).toMatch(/DORA metrics could not be read: .*; set --git-api-url/);
+    } finally {
+      git.server.close();
+    }
+  });
+
+  it("delivery: the git host does not answer at all — DORA failed, the rest renders, exit 1", async () => {
+    const gone = await answering([]);
+    const url = gone.url;
+    await new Promise((r) => gone.server.close(r));
+    const r = await report([
+      "delivery",
+      "--format",
+      "markdown",
+      "--git-api-url",
+      url,
+      "--outage-timeout",
+      "2s",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("DORA metrics could not be read");
+    expect(r.stdout).toContain("Pipelines per day");
+    // The git host's outage pauses its own calls only: the service is never said to be down,
+    // and the deadline (2 s) is the git host's, not ~20 s of retries per call.
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining("the delivery-metrics API (--git-api-url) is not answering"),
+      expect.stringContaining("DORA metrics could not be read: the delivery-metrics API at"),
+    ]);
+    expect(r.stderr).not.toContain("the service is not answering");
+  }, 60_000);
+
+  it("access: the identity provider's search fails — last logins unknown, never 'never logged in'", async () => {
+    await t.call("POST", "/_control/faults", {
+      body: {
+        faults: [
+          { kind: "status429", operation: "metrics.usersSearch", times: 5, retryAfter: 600 },
+        ],
+      },
+    });
+    try {
+      const r = await report(["access", "--format", "json", "--outage-timeout", "2s"]);
+      expect(r.code).toBe(1);
+      const a = JSON.parse(r.stdout) as AccessReport;
+      expect(a.partial).toBe(true);
+      expect(a.sections.map((s) => [s.name, s.status])).toEqual([
+        ["access", "ok"],
+        ["lastLogin", "failed"],
+      ]);
+      expect(a.rows.length).toBeGreaterThan(3);
+      // Unknown is not never: no user is listed as never logged in, none as inactive.
+      const f = Object.fromEntries(a.findings.map((x) => [x.id, x.count]));
+      expect(f["never-logged-in"]).toBe(0);
+      expect(f["inactive-with-write"]).toBe(0);
+      expect(a.users.every((u) => u.lastLogin === undefined)).toBe(true);
+    } finally {
+      await t.call("DELETE", "/_control/faults");
+    }
+  }, 90_000);
 });
