@@ -97,7 +97,7 @@ export function layersSection(r: LayersRow): string[] {
     `| \`phctl validate\` CPU (user + system) | ${s(r.flatCpuMs)} | ${s(r.layeredCpuMs)} | ${(r.layeredCpuMs / r.flatCpuMs).toFixed(2)}× | ≤ ${TARGETS.time}× |`,
     `| \`phctl validate\` peak RSS | ${mb(r.flatRssKB)} | ${mb(r.layeredRssKB)} | ${(r.layeredRssKB / r.flatRssKB).toFixed(2)}× | ≤ ${TARGETS.rss}× |`,
     "",
-    `Explain of one repository (project p7's, ${r.traceEntries} traced values): \`phctl explain\` was not in this build, so the library did what it does — load the config (${s(r.loadMs)}), then \`trace()\` the object (${r.traceMs.toFixed(1)} ms). The trace is far under the 0.5 s target; the load is the whole config's, which any command pays.`,
+    `Explain of one repository (project p7's, ${r.traceEntries} traced values): \`phctl explain\` was not in this build, so the library did what it will do — load the config (${s(r.loadMs)}), then \`trace()\` the object (${r.traceMs.toFixed(1)} ms). The trace meets the 0.5 s target; load + trace (${s(r.loadMs + r.traceMs)}) ${r.loadMs + r.traceMs <= TARGETS.explainMs ? "meets it too" : "does not: a command that loads the whole config first cannot, at this size"}.`,
     "",
     "TODO (wt-layers-plan): a scoped PR plan that changes one Defaults document reads only the objects it selects — to be measured here once the scoped plan of Defaults is merged.",
   ];

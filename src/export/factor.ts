@@ -20,64 +20,16 @@
  */
 import equal from "fast-deep-equal";
 import type { DocHandle } from "../manifest/positions.js";
-import { API_VERSION, DEFAULTS } from "../manifest/schema/common.js";
+import { API_VERSION } from "../manifest/schema/common.js";
 import type { SelectKind } from "../manifest/schema/selector.js";
 import { OWN_PRIORITY, type Contributor, type Layer } from "../layers/contributor.js";
 import { mergeNode, type MergeContext } from "../layers/merge.js";
 import { accessLevelForm, listRule } from "../layers/shape.js";
 import type { ExportDocument, ExportDocuments } from "./documents.js";
+import { NEVER, SCALAR_DEFAULTS } from "./factor-places.js";
 
 type Obj = Record<string, unknown>;
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/** The default of a scalar by place (what an object without it means), where there is one. */
-const SCALAR_DEFAULTS: Record<string, Record<string, unknown>> = {
-  Project: {
-    "spec.visibility": DEFAULTS.project.visibility,
-    "spec.status": DEFAULTS.project.status,
-    "spec.externalContribution": DEFAULTS.project.externalContribution,
-    "spec.git.group.requestAccessEnabled": DEFAULTS.group.requestAccessEnabled,
-    "spec.git.group.enableCi": DEFAULTS.group.enableCi,
-  },
-  Repository: Object.fromEntries(
-    Object.entries(DEFAULTS.repository)
-      .filter(([k]) => k !== "subgroup")
-      .map(([k, v]) => [`spec.${k}`, v]),
-  ),
-  User: {
-    "spec.role": DEFAULTS.user.role,
-    "spec.status": DEFAULTS.user.status,
-    ...Object.fromEntries(
-      ["git", "artifactservice", "servicedesk", "email", "irc", "wiki"].map((s) => [
-        `spec.services.${s}.status`,
-        DEFAULTS.service.status,
-      ]),
-    ),
-    "spec.services.email.mailplan": DEFAULTS.service.mailplan,
-  },
-  Team: Object.fromEntries(
-    ["gitservice", "artifactservice", "wiki"].map((s) => [`spec.services.${s}`, false]),
-  ),
-};
-
-/** Places never factored: identities, free text, and lists of objects of their own. */
-const NEVER = new Set([
-  "spec.title",
-  "spec.description",
-  "spec.organization",
-  "spec.firstName",
-  "spec.lastName",
-  "spec.displayName",
-  "spec.externalEmail",
-  "spec.eccn",
-  "spec.name",
-  "spec.subgroup",
-  "spec.forkFrom",
-  "spec.git.group.path",
-  "spec.git.repositories",
-  "spec.git.mirrors",
-  "spec.artifacts",
-]);
 
 interface Leaf {
   path: string[];

@@ -53,7 +53,24 @@ export interface MergeContext {
   trace?: TraceEntry[];
 }
 
-const clone = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);
+/**
+ * A copy of a plain (YAML-read) value: maps and lists new, scalars shared. Several times
+ * faster than structuredClone on the many small mappings of a large config.
+ */
+function clone<T>(v: T): T {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(clone) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v))
+    // A key named __proto__ stays a key (an assignment would set the prototype).
+    Object.defineProperty(out, k, {
+      value: clone(x),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out as T;
+}
 
 /** The effective value at one place, from its contributors (sorted by precedence). */
 export function mergeNode(
