@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // vitest's default on 2 cores is 1 worker (cores - 1), but most of the suite waits — on
+    // the CLI's child processes, servers, backoffs — rather than computing: 3 overlap it.
+    maxWorkers: 3,
   },
 });

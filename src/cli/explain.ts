@@ -9,7 +9,7 @@ import { userError } from "../errors.js";
 import { explain, fieldsOf, parseKey, valueAt } from "../layers/explain.js";
 import { explainKeys, loadForExplain } from "../layers/explain-load.js";
 import { defaultConfigDir } from "../manifest/config-root.js";
-import { formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
+import { collapseLayered, formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
 import { didYouMean } from "../manifest/hints.js";
 import { readInputs } from "../manifest/load.js";
 import { renderExplanation } from "../render/explain.js";
@@ -72,7 +72,8 @@ are read: phctl validate checks the whole config.`,
       }
       const loaded = loadForExplain(inputs, target);
       const diagnostics = sortDiagnostics([...extra, ...loaded.diagnostics]);
-      for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+      for (const d of collapseLayered(diagnostics))
+        process.stderr.write(`${formatDiagnostic(d)}\n`);
       const errors = diagnostics.filter((d) => d.severity === "error").length;
       if (errors > 0)
         throw userError(

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { userError } from "../errors.js";
-import { formatDiagnostic } from "../manifest/diagnostics.js";
+import { collapseLayered, formatDiagnostic } from "../manifest/diagnostics.js";
 import { loadManifests } from "../manifest/load.js";
 import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
 import type { ApiClient } from "../api/client.js";
@@ -56,7 +56,7 @@ export async function loadOrFail(paths: string[]): Promise<Loaded> {
 /** Print a load's diagnostics to stderr; refuse when it found no manifests or errors. */
 export function checkLoaded(loaded: LoadResult, paths: readonly string[]): Loaded {
   const { state, diagnostics, files } = loaded;
-  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  for (const d of collapseLayered(diagnostics)) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (files.length === 0)
     throw userError("NO_MANIFESTS", `no manifest files (*.yaml, *.yml) in ${paths.join(" ")}`);
   if (!state) {

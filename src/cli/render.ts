@@ -10,7 +10,7 @@ import { userError } from "../errors.js";
 import { writeExport } from "../export/write.js";
 import { renderFiles } from "../layers/render.js";
 import { defaultConfigDir } from "../manifest/config-root.js";
-import { formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
+import { collapseLayered, formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
 import { loadManifestTexts, readInputs } from "../manifest/load.js";
 
 /** The output may not sit inside a directory it renders: the next render would read it back. */
@@ -72,7 +72,8 @@ layered config. phctl.yaml is copied as it is.`,
           : Buffer.from(config.content).toString("utf8"));
       const loaded = loadManifestTexts(inputs);
       const diagnostics = sortDiagnostics([...extra, ...loaded.diagnostics]);
-      for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+      for (const d of collapseLayered(diagnostics))
+        process.stderr.write(`${formatDiagnostic(d)}\n`);
       const errors = diagnostics.filter((d) => d.severity === "error").length;
       if (errors > 0 || !loaded.layers)
         throw userError(

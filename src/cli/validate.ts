@@ -10,6 +10,7 @@ import {
   formatSummary,
   sortDiagnostics,
   summarize,
+  collapseLayered,
 } from "../manifest/diagnostics.js";
 import { defaultConfigDir } from "../manifest/config-root.js";
 import { apiProfileOf } from "../manifest/settings.js";
@@ -111,7 +112,7 @@ Policies (kind: Policy) are checked too: a denied object exits 1, a warning only
         process.stdout.write(sarif.renderSarif(findings, VERSION));
       } else {
         const line = format === "github" ? githubAnnotation : formatDiagnostic;
-        for (const d of diagnostics) process.stdout.write(`${line(d)}\n`);
+        for (const d of collapseLayered(diagnostics)) process.stdout.write(`${line(d)}\n`);
         const vline = format === "github" ? githubViolation : formatViolation;
         for (const v of violations) process.stdout.write(`${vline(v)}\n`);
         const counts =

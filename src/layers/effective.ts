@@ -295,7 +295,7 @@ export function attributeToLayers(
     if (!layer) return d;
     // The rule's own hint (what to fix) stays first.
     const from = `${FROM_LAYER} Defaults ${layer}, applied to ${d.kind} ${d.name} (${own.file}:${own.start.line}); fix the layer, or override the field in the object`;
-    return { ...d, hint: d.hint ? `${d.hint}; ${from}` : from };
+    return { ...d, hint: d.hint ? `${d.hint}; ${from}` : from, layer };
   });
 }
 

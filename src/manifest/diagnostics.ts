@@ -63,6 +63,46 @@ export function formatDiagnostic(d: Diagnostic): string {
   );
 }
 
+const FROM_LAYER = "the value comes from Defaults";
+/** Objects named on a collapsed line before "and N more". */
+const NAMED = 3;
+
+/**
+ * For people: the same problem in a layer's value, found in each object the layer selects
+ * (a Defaults document over 2,000 projects), is one line naming the layer, how many objects
+ * and the first few — not 2,000 lines at the same file:line. Groups of one and diagnostics
+ * not from a layer are kept as they are; the order of first appearance is kept. JSON and
+ * SARIF keep one entry per object.
+ */
+export function collapseLayered(ds: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, Diagnostic[]>();
+  const out: (Diagnostic | Diagnostic[])[] = [];
+  for (const d of ds) {
+    if (d.layer === undefined || d.kind === undefined) {
+      out.push(d);
+      continue;
+    }
+    const key = JSON.stringify([d.severity, d.code, d.file, d.line, d.column, d.kind, d.path, d.message, d.layer]); // prettier-ignore
+    let g = groups.get(key);
+    if (!g) {
+      groups.set(key, (g = []));
+      out.push(g);
+    }
+    g.push(d);
+  }
+  return out.map((g) => {
+    if (!Array.isArray(g)) return g;
+    const first = g[0];
+    if (g.length === 1) return first;
+    const names = g.map((d) => d.name ?? "");
+    const more = names.length - NAMED;
+    const listed = `${names.slice(0, NAMED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+    const own = first.hint?.slice(0, first.hint.indexOf(FROM_LAYER)).replace(/; $/, "") ?? "";
+    const from = `${FROM_LAYER} ${first.layer}, applied to ${g.length} ${first.kind}s; fix the layer, or override the field in those objects`;
+    return { ...first, name: listed, hint: own ? `${own}; ${from}` : from };
+  });
+}
+
 /** Deterministic order: file, line, column, then message. */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return [...ds].sort(

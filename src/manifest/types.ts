@@ -56,6 +56,12 @@ export interface Diagnostic {
   hint?: string;
   /** Lines shown under the message: an expression and a caret under the problem. */
   excerpt?: string;
+  /**
+   * The Defaults document whose value has the problem, when the object got it from a layer:
+   * the same problem in every object the layer selects is then one line for people
+   * (`collapseLayered`), one entry per object for machines.
+   */
+  layer?: string;
 }
 
 /** Settings of the config repository (`phctl.yaml`), with defaults filled. */
