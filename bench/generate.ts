@@ -167,6 +167,19 @@ export function exportCallsMin(c: Parameters<typeof callsMin>[0]): number {
   return callsMin(c) - 1;
 }
 
+/**
+ * calls_min of `phctl report access`: the organizations, users, team pages, organization
+ * teams and projects listed once each; one detail read per project (its access lists and
+ * organization teams, as plan reads them); one last-login search per organization.
+ */
+export function accessReportCallsMin(c: {
+  teams: number;
+  projects: number;
+  organizations: number;
+}): number {
+  return 1 + 1 + Math.ceil(c.teams / 100) + 1 + 1 + c.projects + c.organizations;
+}
+
 /** Options of `generate()`; the benchmark's organizations use none. */
 export interface GenerateOptions {
   /** Declare every user with `sendWelcome: true` (bench/crash.ts); the seed is unchanged. */

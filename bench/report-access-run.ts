@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiClient } from "../src/api/client.js";
 import type { AccessReport } from "../src/report/types.js";
-import { generate, SIZES, writeOrganization, type Size } from "./generate.js";
+import { accessReportCallsMin, generate, SIZES, writeOrganization, type Size } from "./generate.js";
 import { median } from "./report.js";
 import { clearLog, MAIN, readLog, runNode, serve, writeExitHook } from "./serve.js";
 
@@ -44,6 +44,9 @@ export interface ReportAccessResult {
   organizations: number;
   /** 1.2 × the plan's calls + one per organization. */
   callsBound: number;
+  /** The fewest calls each could make (bench/generate.ts callsMin, accessReportCallsMin). */
+  planCallsMin: number;
+  reportCallsMin: number;
   /** report / plan, of the medians. */
   callsRatio: number;
   wallRatio: number;
@@ -117,6 +120,8 @@ export async function reportAccessBench(o: ReportAccessOptions): Promise<ReportA
         report: r,
         organizations,
         callsBound,
+        planCallsMin: org.callsMin,
+        reportCallsMin: accessReportCallsMin({ ...org.shape, organizations }),
         callsRatio: r.calls / p.calls,
         wallRatio,
         rows: review.rows.length,

@@ -39,7 +39,7 @@ const n = (x: number) => Math.round(x).toLocaleString("en-US");
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function row(r: Row): string {
-  return `| ${r.size} | ${r.latency} ms | ${n(r.plan.calls)} | ${n(r.report.calls)} (${r.callsRatio.toFixed(2)}×) | ${n(r.callsBound)} | ${s(r.plan.wallMs)} | ${s(r.report.wallMs)} (${r.wallRatio.toFixed(2)}×) | ${s(r.plan.cpuMs)} → ${s(r.report.cpuMs)} | ${n(r.plan.maxRssKB / 1024)} → ${n(r.report.maxRssKB / 1024)} MB | ${r.within ? "yes" : "NO"} | ${r.when} |`;
+  return `| ${r.size} | ${r.latency} ms | ${n(r.plan.calls)} (min ${n(r.planCallsMin)}) | ${n(r.report.calls)} (${r.callsRatio.toFixed(2)}×; min ${n(r.reportCallsMin)}) | ${n(r.callsBound)} | ${s(r.plan.wallMs)} | ${s(r.report.wallMs)} (${r.wallRatio.toFixed(2)}×) | ${s(r.plan.cpuMs)} → ${s(r.report.cpuMs)} | ${n(r.plan.maxRssKB / 1024)} → ${n(r.report.maxRssKB / 1024)} MB | ${r.within ? "yes" : "NO"} | ${r.when} |`;
 }
 
 const o = flags(process.argv.slice(1).filter((a) => a !== "--"));
@@ -64,7 +64,11 @@ writeBlock("report-access", rows, [
   "",
   ...all.map(
     (r) =>
-      `- ${r.size}@${r.latency} ms: ${r.runs} runs each, --concurrency ${r.concurrency}; ${n(r.rows)} principal × project rows, ${n(r.lastLogins)} users with a last login, ${r.organizations} organization(s); sections ${Object.entries(r.sections).map(([k, v]) => `${k} ${v}`).join(", ")}; load ${r.load}, ${r.machine}.`,
+      `- ${r.size}@${r.latency} ms: ${r.runs} runs each, --concurrency ${r.concurrency}; ${n(r.rows)} principal × project rows, ${n(r.lastLogins)} users with a last login, ${r.organizations} organization(s); sections ${Object.entries(
+        r.sections,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}; load ${r.load}, ${r.machine}.`,
   ),
 ]);
 console.log(row(rows[`${o.size}@${o.latency}`]));

@@ -17,6 +17,9 @@ describe("report access against a no-change plan (bench smoke)", () => {
     expect(r.organizations).toBeGreaterThanOrEqual(1);
     expect(r.report.calls).toBeGreaterThan(0);
     expect(r.report.calls).toBeLessThanOrEqual(r.callsBound);
+    // Each read once: the report makes the fewest calls it can.
+    expect(r.report.calls).toBe(r.reportCallsMin);
+    expect(r.plan.calls).toBe(r.planCallsMin);
     expect(r.wallRatio).toBeGreaterThan(0);
   }, 120_000);
 });
