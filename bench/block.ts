@@ -60,3 +60,58 @@ export function loadAverage(): string {
     return "unknown";
   }
 }
+
+/** When and where a row was measured (kept beside its figures in a block's data). */
+export interface RunStamp {
+  when: string;
+  load: string;
+  machine: string;
+}
+
+/**
+ * The rows of block `name` with `row` put at `key` and stamped (the time, the load average
+ * since `loadBefore`, the machine): what a size × latency benchmark keeps per run.
+ */
+export function stampRow<T extends object>(
+  name: string,
+  key: string,
+  row: T,
+  loadBefore: string,
+  machine: string,
+): Record<string, T & RunStamp> {
+  const rows = readRows<T & RunStamp>(name);
+  rows[key] = {
+    ...row,
+    when: new Date().toISOString().slice(0, 16) + "Z",
+    load: `${loadBefore} → ${loadAverage()}`,
+    machine,
+  };
+  return rows;
+}
+
+/**
+ * `--size S|M|L` and numeric flags (`--runs 3`) over `defaults`; anything else is an error
+ * naming the flag.
+ */
+export function sizeFlags<T extends { size: string } & Record<string, string | number>>(
+  argv: readonly string[],
+  defaults: T,
+  sizes: readonly string[],
+): T {
+  const o: Record<string, string | number> = { ...defaults };
+  const args = argv.filter((a) => a !== "--");
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, v] = [args[i], args[i + 1] ?? ""];
+    const key = flag.replace(/^--/, "");
+    if (key === "size") {
+      if (!sizes.includes(v.toUpperCase())) throw new Error(`--size must be ${sizes.join(", ")} (got ${v})`); // prettier-ignore
+      o.size = v.toUpperCase();
+      continue;
+    }
+    const n = Number(v);
+    if (!flag.startsWith("--") || typeof defaults[key] !== "number" || !Number.isFinite(n) || n < 0)
+      throw new Error(`bad flag ${flag} ${v}`);
+    o[key] = n;
+  }
+  return o as T;
+}

@@ -7,47 +7,34 @@
  * Flags: --size (M), --rules (20), --runs (5; medians), --latency (0 ms: the CPU the rules
  * cost is not hidden behind waits for the network), --concurrency (16).
  */
-import { readRows, writeBlock, loadAverage } from "./block.js";
+import { loadAverage, sizeFlags, stampRow, writeBlock, type RunStamp } from "./block.js";
 import { SIZES, type Size } from "./generate.js";
 import { machine } from "./report.js";
 import { policyPlanBench, type PolicyPlanResult } from "./policy-plan-run.js";
 
-function flags(argv: string[]) {
-  const o = { size: "M" as Size, rules: 20, runs: 5, latency: 0, concurrency: 16 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, v] = [argv[i], argv[i + 1] ?? ""];
-    if (flag === "--size") {
-      if (!(v.toUpperCase() in SIZES)) throw new Error(`--size must be S, M or L (got ${v})`);
-      o.size = v.toUpperCase() as Size;
-      continue;
-    }
-    const key = { "--rules": "rules", "--runs": "runs", "--latency": "latency", "--concurrency": "concurrency" }[flag] as "rules" | "runs" | "latency" | "concurrency" | undefined; // prettier-ignore
-    const n = Number(v);
-    if (!key || !Number.isFinite(n) || n < 0) throw new Error(`bad flag ${flag} ${v}`);
-    o[key] = n;
-  }
-  return o;
-}
-
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
 const ms = (x: number) => `${Math.round(x).toLocaleString("en-US")} ms`;
 
-function row(r: PolicyPlanResult & { when: string; load: string; machine: string }): string {
+function row(r: PolicyPlanResult & RunStamp): string {
   return `| ${r.size} | ${r.rules} | ${r.latency} ms | ${ms(r.without.planMs)} | ${ms(r.with.planMs)} | ${pct(r.overheadPlan)} | ${ms(r.without.wallMs)} | ${ms(r.with.wallMs)} | ${pct(r.overheadWall)} | ${ms(r.without.cpuMs)} → ${ms(r.with.cpuMs)} | ${r.when} |`;
 }
 
-const o = flags(process.argv.slice(1).filter((a) => a !== "--"));
+const o = sizeFlags<{
+  size: Size;
+  rules: number;
+  runs: number;
+  latency: number;
+  concurrency: number;
+}>(
+  process.argv.slice(1),
+  { size: "M", rules: 20, runs: 5, latency: 0, concurrency: 16 },
+  Object.keys(SIZES),
+);
 const before = loadAverage();
 const result = await policyPlanBench({ ...o, log: (s) => console.log(s) });
 if (result.without.entries + result.with.entries > 0)
   throw new Error("the no-change plan has entries: the generated seed and manifests differ");
-const rows = readRows<Parameters<typeof row>[0]>("policy-plan");
-rows[`${o.size}@${o.latency}`] = {
-  ...result,
-  when: new Date().toISOString().slice(0, 16) + "Z",
-  load: `${before} → ${loadAverage()}`,
-  machine: machine(),
-};
+const rows = stampRow("policy-plan", `${o.size}@${o.latency}`, result, before, machine());
 const all = Object.values(rows);
 writeBlock("policy-plan", rows, [
   "## Change rules on a no-change plan",

@@ -7,7 +7,7 @@
  *
  * Flags: --size (M), --runs (3; medians), --latency (20 ms, each call's), --concurrency (16).
  */
-import { loadAverage, readRows, writeBlock } from "./block.js";
+import { loadAverage, sizeFlags, stampRow, writeBlock, type RunStamp } from "./block.js";
 import { SIZES, type Size } from "./generate.js";
 import { machine } from "./report.js";
 import {
@@ -17,24 +17,7 @@ import {
   type ReportAccessResult,
 } from "./report-access-run.js";
 
-function flags(argv: string[]) {
-  const o = { size: "M" as Size, runs: 3, latency: 20, concurrency: 16 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, v] = [argv[i], argv[i + 1] ?? ""];
-    if (flag === "--size") {
-      if (!(v.toUpperCase() in SIZES)) throw new Error(`--size must be S, M or L (got ${v})`);
-      o.size = v.toUpperCase() as Size;
-      continue;
-    }
-    const key = { "--runs": "runs", "--latency": "latency", "--concurrency": "concurrency" }[flag] as "runs" | "latency" | "concurrency" | undefined; // prettier-ignore
-    const n = Number(v);
-    if (!key || !Number.isFinite(n) || n < 0) throw new Error(`bad flag ${flag} ${v}`);
-    o[key] = n;
-  }
-  return o;
-}
-
-type Row = ReportAccessResult & { when: string; load: string; machine: string };
+type Row = ReportAccessResult & RunStamp;
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -42,16 +25,14 @@ function row(r: Row): string {
   return `| ${r.size} | ${r.latency} ms | ${n(r.plan.calls)} (min ${n(r.planCallsMin)}) | ${n(r.report.calls)} (${r.callsRatio.toFixed(2)}×; min ${n(r.reportCallsMin)}) | ${n(r.callsBound)} | ${s(r.plan.wallMs)} | ${s(r.report.wallMs)} (${r.wallRatio.toFixed(2)}×) | ${s(r.plan.cpuMs)} → ${s(r.report.cpuMs)} | ${n(r.plan.maxRssKB / 1024)} → ${n(r.report.maxRssKB / 1024)} MB | ${r.within ? "yes" : "NO"} | ${r.when} |`;
 }
 
-const o = flags(process.argv.slice(1).filter((a) => a !== "--"));
+const o = sizeFlags<{ size: Size; runs: number; latency: number; concurrency: number }>(
+  process.argv.slice(1),
+  { size: "M", runs: 3, latency: 20, concurrency: 16 },
+  Object.keys(SIZES),
+);
 const before = loadAverage();
 const result = await reportAccessBench({ ...o, log: (line) => console.log(line) });
-const rows = readRows<Row>("report-access");
-rows[`${o.size}@${o.latency}`] = {
-  ...result,
-  when: new Date().toISOString().slice(0, 16) + "Z",
-  load: `${before} → ${loadAverage()}`,
-  machine: machine(),
-};
+const rows = stampRow("report-access", `${o.size}@${o.latency}`, result, before, machine());
 const all = Object.values(rows);
 writeBlock("report-access", rows, [
   "## Access review against a no-change plan",
