@@ -125,10 +125,15 @@ function accessTables(r: AccessReport): ReportTable[] {
       name: "finding-changes",
       title: "Findings since the previous review",
       headers: ["Change", "Finding", "Principal", "Project", "Level", "Detail"],
-      rows: [
-        ...s.newFindings.flatMap((f) =>
+      rows: (
+        [
+          ["new", s.newFindings],
+          ["resolved", s.resolvedFindings],
+        ] as const
+      ).flatMap(([change, findings]) =>
+        findings.flatMap((f) =>
           f.rows.map((x) => [
-            t("new"),
+            t(change),
             { raw: f.id, text: f.title },
             t(x.principal),
             t(x.project),
@@ -136,17 +141,7 @@ function accessTables(r: AccessReport): ReportTable[] {
             t(x.detail),
           ]),
         ),
-        ...s.resolvedFindings.flatMap((f) =>
-          f.rows.map((x) => [
-            t("resolved"),
-            { raw: f.id, text: f.title },
-            t(x.principal),
-            t(x.project),
-            t(x.level),
-            t(x.detail),
-          ]),
-        ),
-      ],
+      ),
     });
   }
   out.push(

@@ -16,18 +16,10 @@ import {
   type DoraScope,
   type Finding,
 } from "../../src/report/types.js";
+import { prng } from "../../src/server/faults.js";
 
-/** A small deterministic random source (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic random source: the server's seeded generator (mulberry32). */
+export const rng = prng;
 
 /** A name that is markup: every renderer must show it as text. */
 export const EVIL = `<img src=x onerror="alert(1)">&amp;`;

@@ -51,3 +51,29 @@ describe("report markdown", () => {
       expect(l.endsWith("|")).toBe(true);
   });
 });
+
+describe("report markdown: what changed since the previous review", () => {
+  it("lists new and resolved finding rows, each with its change and finding", () => {
+    const r = big(1);
+    const finding = (id: "never-logged-in" | "service-account-admin", principal: string) => ({
+      id,
+      title: id === "never-logged-in" ? "Never logged in" : "Service accounts with admin",
+      count: 1,
+      rows: [{ principal, detail: `${principal} detail` }],
+    });
+    r.since = {
+      previousGeneratedAt: "2025-05-01T00:00:00.000Z",
+      granted: [],
+      revoked: [],
+      newFindings: [finding("never-logged-in", "nina")],
+      resolvedFindings: [finding("service-account-admin", "deploy-bot")],
+    };
+    const md = renderReportMarkdown(r);
+    expect(md).toContain("Findings since the previous review");
+    expect(md).toMatch(/\| new \| Never logged in \| nina \|[^\n]*\| nina detail \|/);
+    expect(md).toMatch(
+      /\| resolved \| Service accounts with admin \| deploy-bot \|[^\n]*\| deploy-bot detail \|/,
+    );
+    expect(md.indexOf("| new |")).toBeLessThan(md.indexOf("| resolved |"));
+  });
+});
