@@ -17,6 +17,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { seed } from "../../src/server/seed.js";
@@ -360,4 +361,29 @@ describe("a section that cannot be read says so; the rest renders", () => {
       await t.call("DELETE", "/_control/faults");
     }
   }, 90_000);
+});
+
+describe("report --format json follows schemas/report.schema.json (phctl schema report)", () => {
+  it("access, delivery, and a partial delivery report validate; the CLI prints the same schema", async () => {
+    const file = JSON.parse(readFileSync("schemas/report.schema.json", "utf8")) as object;
+    const printed = await phctl(["schema", "report"], env, dir);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(file);
+    const validate = new Ajv({ strict: false, allowUnionTypes: true }).compile(file);
+    const reports = [
+      await report(["access", "--format", "json"]),
+      await report(["delivery", "--format", "json"]),
+      await report(["delivery", "--format", "json", "--allow-partial"], {
+        PHCTL_GIT_TOKEN: "not-the-git-token-xyz",
+      }),
+    ];
+    for (const r of reports) {
+      expect(r.code).toBe(0);
+      const data = JSON.parse(r.stdout) as { kind: string };
+      expect(validate(data), `${data.kind}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    // The schema can fail: a report without its rows does not validate.
+    const broken = { ...(JSON.parse(reports[0].stdout) as object), rows: "none" };
+    expect(validate(broken)).toBe(false);
+  });
 });
