@@ -1,9 +1,10 @@
 /* global process, performance */
 /**
- * One layered load in its own process, for bench/layers.ts: `node layers-child.js ROOT DIR KEY`
- * imports ROOT/dist (a build), loads DIR, then traces object KEY (`Project/p7`: every value of
- * the project and its repositories with the layers that gave it) as `phctl explain` does, and
- * prints {loadMs, traceMs, entries, maxRssKB, ok} as JSON.
+ * One full layered load in its own process, for bench/layers.ts: `node layers-child.js ROOT DIR
+ * KEY` imports ROOT/dist (a build), loads all of DIR (as `phctl validate` does), then traces
+ * object KEY (`Project/p7`: every value of the project and its repositories with the layers
+ * that gave it), and prints {loadMs, traceMs, entries, maxRssKB, ok} as JSON. The library's
+ * figure beside `phctl explain`'s, which reads only what can give the object values.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,16 +1,15 @@
 /**
  * The measurements of bench/layers.ts, apart so that test/bench/layers-smoke.test.ts runs them
- * at size S: `phctl validate` in its own process (wall, peak RSS) and a load + trace of one
- * object in its own process (bench/layers-child.js), and the results.md block.
+ * at size S, each in a process of its own: `phctl validate` (wall, CPU, peak RSS), `phctl
+ * explain` of one repository (the same), and the library's full load + trace of one project
+ * (bench/layers-child.js). The scoped plan is bench/layers-plan.ts; the block layers-block.ts.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIZES, type Size } from "./generate.js";
-import { runNode } from "./serve.js";
+import { MAIN, runNode } from "./serve.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist/cli/main.js");
 
 /** Write `files` under `dir`. */
 export function writeFiles(dir: string, files: readonly { file: string; content: string }[]) {
@@ -30,20 +29,53 @@ export interface ValidateRun {
 
 /** `phctl validate dir` in its own process: wall and peak RSS; throws unless it passes. */
 export async function validateRun(dir: string, hook: string, cwd: string): Promise<ValidateRun> {
-  const r = await runNode([CLI, "validate", dir], { env: {}, hook, cwd });
+  const r = await runNode([MAIN, "validate", dir], { env: {}, hook, cwd });
   if (r.code !== 0) throw new Error(`validate ${dir} failed: ${r.stdout}${r.stderr}`);
   return { wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssKB: r.maxRssKB };
 }
 
-export interface ExplainRun {
+/**
+ * The object `phctl explain` is measured on, written as the README writes keys: a repository
+ * of project p7 in subgroup docs, which 3 layers select (repository-baseline,
+ * docs-repositories, lfs-repositories).
+ */
+export const EXPLAIN_KEY = "project/p7/repo/docs/repo1";
+
+export interface ExplainCliRun extends ValidateRun {
+  /** The first line it printed (the key and the object's document). */
+  heading: string;
+  /** Values it explained (`field = value` lines), and the layers it says select the object. */
+  values: number;
+  layers: number;
+}
+
+/** `phctl explain key dir` in its own process; throws unless it explains `key`. */
+export async function explainCliRun(
+  dir: string,
+  key: string,
+  hook: string,
+  cwd: string,
+): Promise<ExplainCliRun> {
+  const r = await runNode([MAIN, "explain", key, dir], { env: { NO_COLOR: "1" }, hook, cwd });
+  const heading = r.stdout.split("\n")[0];
+  if (r.code !== 0 || !heading.startsWith(`${key} `))
+    throw new Error(`explain ${key} ${dir} exited ${r.code}: ${r.stdout.slice(0, 500)}${r.stderr}`);
+  const lines = r.stdout.split("\n");
+  const values = lines.filter((l) => /^\S.* = /.test(l)).length;
+  const selected = lines.slice(lines.indexOf("Selected by:") + 1);
+  const layers = lines.includes("Selected by:") ? selected.indexOf("") : 0;
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, maxRssKB: r.maxRssKB, heading, values, layers };
+}
+
+export interface LoadTraceRun {
   loadMs: number;
   traceMs: number;
   entries: number;
   maxRssKB: number;
 }
 
-/** Load `dir` and trace `key` in a child process (bench/layers-child.js). */
-export function explainRun(dir: string, key: string): ExplainRun {
+/** The library's full load of `dir`, then a trace of `key`, in a child process (bench/layers-child.js). */
+export function loadTraceRun(dir: string, key: string): LoadTraceRun {
   const r = spawnSync(
     process.execPath,
     [join(import.meta.dirname, "layers-child.js"), ROOT, dir, key],
@@ -52,53 +84,10 @@ export function explainRun(dir: string, key: string): ExplainRun {
       maxBuffer: 1 << 20,
     },
   );
-  if (r.status !== 0) throw new Error(`explain child failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as ExplainRun & { ok: boolean };
-  if (!out.ok) throw new Error(`explain child: ${dir} did not load, or ${key} has no layers`);
+  if (r.status !== 0) throw new Error(`load+trace child failed: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as LoadTraceRun & { ok: boolean };
+  if (!out.ok) throw new Error(`load+trace child: ${dir} did not load, or ${key} has no layers`);
   return out;
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 export const TARGETS = { time: 1.5, rss: 1.3, explainMs: 500 };
-
-/** One row of the block: medians of a run at one size. */
-export interface LayersRow {
-  size: string;
-  runs: number;
-  flatMs: number;
-  flatCpuMs: number;
-  flatRssKB: number;
-  layeredMs: number;
-  layeredCpuMs: number;
-  layeredRssKB: number;
-  loadMs: number;
-  traceMs: number;
-  traceEntries: number;
-  when: string;
-  machine: string;
-  load: string;
-}
-
-/** The block's text. */
-export function layersSection(r: LayersRow): string[] {
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-  const shape = SIZES[r.size as Size];
-  const n = (x: number) => x.toLocaleString("en-US");
-  return [
-    "## Layered defaults",
-    "",
-    `bench/layers.ts: the size-${r.size} organization (${n(shape.projects)} projects, ${n(shape.repos)} repositories, ${n(shape.users)} users) written flat and with 5 Defaults documents covering every project, repository and user (bench/layered.ts); the two load to the same desired state. Each figure is a process of its own, median of ${r.runs}. Run ${r.when} on ${r.machine}; load average ${r.load}.`,
-    "",
-    "| measure | flat | layered | layered / flat | target |",
-    "| --- | ---: | ---: | ---: | ---: |",
-    `| \`phctl validate\` wall | ${s(r.flatMs)} | ${s(r.layeredMs)} | ${(r.layeredMs / r.flatMs).toFixed(2)}× | ≤ ${TARGETS.time}× |`,
-    `| \`phctl validate\` CPU (user + system) | ${s(r.flatCpuMs)} | ${s(r.layeredCpuMs)} | ${(r.layeredCpuMs / r.flatCpuMs).toFixed(2)}× | ≤ ${TARGETS.time}× |`,
-    `| \`phctl validate\` peak RSS | ${mb(r.flatRssKB)} | ${mb(r.layeredRssKB)} | ${(r.layeredRssKB / r.flatRssKB).toFixed(2)}× | ≤ ${TARGETS.rss}× |`,
-    "",
-    `Explain of one repository (project p7's, ${r.traceEntries} traced values): \`phctl explain\` was not in this build, so the library did what it will do — load the config (${s(r.loadMs)}), then \`trace()\` the object (${r.traceMs.toFixed(1)} ms). The trace meets the 0.5 s target; load + trace (${s(r.loadMs + r.traceMs)}) ${r.loadMs + r.traceMs <= TARGETS.explainMs ? "meets it too" : "does not: a command that loads the whole config first cannot, at this size"}.`,
-    "",
-    "TODO (wt-layers-plan): a scoped PR plan that changes one Defaults document reads only the objects it selects — to be measured here once the scoped plan of Defaults is merged.",
-  ];
-}
