@@ -2,9 +2,11 @@
  * `drift --adopt` without the CLI: turn a drift plan's live values into edits of the
  * manifest files it was made from, in place (src/adopt/doc-text.ts keeps every untouched
  * line as it was). Nothing is written here: every edit is computed first, each file read
- * back and the whole config loaded again and checked against the plan (verify.ts); a file
- * that changed since the plan read it, that cannot be edited in place or that would not
- * check is left out whole, with its entries listed as not adopted. write.ts writes.
+ * back and the whole config loaded again and checked against the plan (settle.ts,
+ * verify.ts); a file that changed since the plan read it, that cannot be edited in place or
+ * that would not check is left out whole, with its entries listed as not adopted. What a
+ * Defaults layer gave goes by layers.ts (a field) and layer-lists.ts (a list entry). write.ts
+ * writes.
  */
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
@@ -27,9 +29,17 @@ import { unmanagedEntries, type NotAdoptable } from "./unmanaged.js";
 import { absentLive } from "./place-common.js";
 import { documentOf, placeEntry } from "./places.js";
 import { changedSinceLoad } from "./unchanged.js";
-import { verifyAdoption } from "./verify.js";
+import {
+  dropFromLayer,
+  listAdoption,
+  listAdoptionNote,
+  tombstoneOps,
+  untombOps,
+} from "./layer-lists.js";
+import { settle, splitByFile } from "./settle.js";
 
 export type { LayerAdoption, NotAdoptable };
+export { splitByFile };
 
 /** A manifest file adoption changes: its text before, and after (undefined: deleted). */
 export interface AdoptedFile {
@@ -45,7 +55,10 @@ export interface AdoptResult {
   fileOf: Map<PlanEntry, string>;
   files: AdoptedFile[];
   notAdoptable: NotAdoptable[];
-  /** Drifted values a Defaults layer gave: written into the layer, or as an override. */
+  /**
+   * Drifted values a Defaults layer gave: written into the layer, or as an override (a list
+   * entry gone live: out of the layer, or a tombstone).
+   */
   layers: LayerAdoption[];
 }
 
@@ -120,30 +133,39 @@ export function adopt(input: AdoptInput): AdoptResult {
         ...e,
         changes: e.changes.filter((c) => !intoLayer.some((l) => l.change === c)),
       };
+      // A list entry gone live that a layer gives: out of the layer, or a tombstone.
+      const list = loaded && absentLive(e) ? listAdoption(loaded, e) : undefined;
       const placed =
-        own.changes.length > 0 || e.changes.length === 0
+        untombOps(e, t.value(doc)) ??
+        (own.changes.length > 0 || e.changes.length === 0
           ? placeEntry(own, { organization, value: t.value(doc), absent })
-          : [];
+          : []);
       if (!Array.isArray(placed)) {
         fileOf.delete(e);
         skip(placed.why);
         continue;
       }
       const layerOps: { t: FileText; id: string; op: Op }[] = [];
-      for (const l of intoLayer) {
-        const lt = docFile.get(docId("Defaults", l.layer.name));
+      const layerText = (name: string) => {
+        const lt = docFile.get(docId("Defaults", name));
         if (lt && changed.has(lt.file))
           throw new EditError(`${lt.file} changed since phctl read it`);
-        if (!lt) throw new EditError(`Defaults ${l.layer.name} was not found`);
-        const id = docId("Defaults", l.layer.name);
+        if (!lt) throw new EditError(`Defaults ${name} was not found`);
+        return lt;
+      };
+      for (const l of intoLayer) {
+        const lt = layerText(l.layer.name);
         const path = l.at.map((x) => (typeof x === "number" ? x : String(x)));
-        layerOps.push({
-          t: lt,
-          id,
-          op: { op: "set", path, value: manifestValue(e.kind, l.change) },
-        });
+        const op: Op = { op: "set", path, value: manifestValue(e.kind, l.change) };
+        layerOps.push({ t: lt, id: docId("Defaults", l.layer.name), op });
         layerNotes.push(layerAdoption(e, l, "layer", lt.file));
       }
+      if (list?.into === "layer")
+        for (const g of list.layers) {
+          const lt = layerText(g.layer.name);
+          layerOps.push({ t: lt, id: docId("Defaults", g.layer.name), op: dropFromLayer(list, g) });
+          layerNotes.push(listAdoptionNote(e, list, g, lt.file));
+        }
       // A field the layer gives elsewhere: an override, even at the default (no key removed).
       const ops = placed.map((op, i): Op => {
         const l = placed.length === own.changes.length ? layered.get(own.changes[i]) : undefined;
@@ -153,8 +175,13 @@ export function adopt(input: AdoptInput): AdoptResult {
           ? { op: "set", path: op.path, value: manifestValue(e.kind, l.change) }
           : op;
       });
-      if (own.changes.length === 0 && layerOps.length > 0) fileOf.set(e, layerOps[0].t.file);
+      const ownWrites = e.changes.length > 0 ? own.changes.length > 0 : list?.own !== false;
+      if (!ownWrites && layerOps.length > 0) fileOf.set(e, layerOps[0].t.file);
       for (const op of ops) t.apply(doc, op);
+      if (list?.into === "tombstone") {
+        for (const op of tombstoneOps(list.place, t.value(doc))) t.apply(doc, op);
+        layerNotes.push(listAdoptionNote(e, list, list.named, t.file));
+      }
       for (const { t: lt, id, op } of layerOps) lt.apply(id, op);
       if (e.kind === "GitGroup" && absentLive(e)) gitGone.add(doc);
     } catch (err) {
@@ -189,77 +216,4 @@ export function adopt(input: AdoptInput): AdoptResult {
     notAdoptable: [...notAdoptable, ...unmanagedEntries(input.plan)],
     layers: layerNotes.filter((n) => done.has(n.key)),
   };
-}
-
-/**
- * Load the config as it would be written and verify it; leave out each file that makes it
- * invalid or holds a mismatch, and check again, until what is left checks.
- */
-function settle(
-  input: AdoptInput,
-  inputs: readonly ManifestInput[],
-  texts: ReadonlyMap<string, FileText>,
-  fileOf: ReadonlyMap<PlanEntry, string>,
-  failed: Map<string, string>,
-): void {
-  for (let round = 0; round <= texts.size; round++) {
-    const edited = inputs.flatMap((i): ManifestInput[] => {
-      const t = texts.get(i.file);
-      if (!t || failed.has(i.file)) return [i];
-      const text = t.text();
-      return text === undefined ? [] : [{ ...i, content: text }];
-    });
-    const loaded = loadManifestTexts(edited);
-    const errors = loaded.diagnostics.filter((d) => d.severity === "error");
-    let more = false;
-    for (const d of errors)
-      if (!failed.has(d.file) && texts.has(d.file)) {
-        failed.set(d.file, `would not validate (${d.message})`);
-        more = true;
-      }
-    if (more) continue;
-    if (!loaded.state) {
-      for (const file of texts.keys())
-        if (!failed.has(file)) failed.set(file, `would not validate (${errors[0]?.message ?? ""})`);
-      return;
-    }
-    const entries = [...fileOf].filter(([, f]) => !failed.has(f)).map(([e]) => e);
-    // What a file left as it is declares is not adoption's doing.
-    const mismatches = verifyAdoption(input.state, loaded.state, entries).filter(
-      (m) => !failed.has(m.file),
-    );
-    for (const m of mismatches)
-      if (m.file && texts.has(m.file) && !failed.has(m.file)) {
-        failed.set(m.file, `would not declare ${m.key} as live has it (${m.problem})`);
-        more = true;
-      }
-    if (more) continue;
-    // A mismatch no file left to revert explains: write nothing at all.
-    if (mismatches.length > 0)
-      for (const file of texts.keys())
-        if (!failed.has(file))
-          failed.set(file, `not written: ${mismatches[0].key} would not be as live has it`);
-    return;
-  }
-}
-
-/**
- * The entries whose file is written, and those of refused files (with why): an entry is
- * adopted only when the file that declares it is written whole.
- */
-export function splitByFile(
-  entries: Iterable<PlanEntry>,
-  fileOf: ReadonlyMap<PlanEntry, string>,
-  failed: ReadonlyMap<string, string>,
-): { adopted: PlanEntry[]; refused: NotAdoptable[] } {
-  const adopted: PlanEntry[] = [];
-  const refused: NotAdoptable[] = [];
-  for (const e of entries) {
-    const file = fileOf.get(e) ?? "";
-    const why = failed.get(file);
-    if (why === undefined) adopted.push(e);
-    else
-      refused.push({ key: e.key, kind: e.kind, why: `${file} ${why}; nothing was written to it` });
-  }
-  return { adopted, refused };
 }

@@ -27,8 +27,11 @@ export interface LayerAdoption {
   key: string;
   field: string;
   layer: string;
-  /** `layer`: written into the layer; `override`: into the object's own document. */
-  written: "layer" | "override";
+  /**
+   * `layer`: written into the layer (or, for a list entry, taken out of it); `override`: into
+   * the object's own document; `tombstone`: a list entry removed in the object's own document.
+   */
+  written: "layer" | "override" | "tombstone";
   file: string;
   others: number;
   /** One line for people. */
@@ -69,7 +72,7 @@ export function manifestValue(kind: string, c: FieldChange): unknown {
 }
 
 /** "1,839 other repositories" for the report. */
-export function othersText(l: LayeredChange): string {
+export function othersText(l: Pick<LayeredChange, "others" | "layer">): string {
   const n = l.others;
   const kind = l.layer.select.kind;
   const what =

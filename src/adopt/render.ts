@@ -13,7 +13,7 @@ const isMapValue = (v: unknown): v is Record<string, unknown> =>
 const isScalarValue = (v: unknown) => !Array.isArray(v) && !isMapValue(v);
 
 /** A string safe to write plain inside `[…]` or `{…}` (no indicator, no `: `, no `, `). */
-const FLOW_PLAIN = /^[A-Za-z0-9_./@+*~-][A-Za-z0-9_./@+*~:-]*$/;
+const FLOW_PLAIN = /^[A-Za-z0-9_./@+*~$-][A-Za-z0-9_./@+*~:-]*$/;
 
 /** One scalar as YAML; `inFlow`: inside `[…]` / `{…}`, where `,` and brackets end a plain scalar. */
 export function scalarText(v: unknown, inFlow = false): string {
@@ -38,13 +38,18 @@ export function flowText(v: unknown): string {
   return scalarText(v, true);
 }
 
+/** A tombstone, `{ $remove: KEY }`: written inside a list of names as the README shows. */
+const isTombstone = (v: unknown) =>
+  isMapValue(v) && Object.keys(v).length === 1 && isScalarValue(v.$remove);
+
 /**
- * Whether a value is written on one line: scalars, lists of scalars, and maps of at most
- * three scalars (`{ name: x, type: docker }`); everything else is a block.
+ * Whether a value is written on one line: scalars, lists of scalars (and tombstones:
+ * `[asmith, { $remove: bwong }]`), and maps of at most three scalars (`{ name: x, type:
+ * docker }`); everything else is a block.
  */
 export function isFlowable(v: unknown): boolean {
   if (isScalarValue(v)) return true;
-  if (Array.isArray(v)) return v.every(isScalarValue);
+  if (Array.isArray(v)) return v.every((x) => isScalarValue(x) || isTombstone(x));
   const values = Object.values(v as Record<string, unknown>);
   return values.length <= 3 && values.every(isScalarValue);
 }

@@ -5,7 +5,8 @@
  * live value, or no longer managed), an object absent live must be declared no more, a
  * live object added to a list must be declared with its live fields; every other object
  * must be declared exactly as before, or have gone with a declaration that went. Problems
- * name the file to leave as it was.
+ * name the file to leave as it was: for an adopted entry, the one adoption wrote it to —
+ * not the one that declares it, which may be a layer's that adoption left as it was.
  */
 import equal from "fast-deep-equal";
 import { changedFields } from "../engine/diff.js";
@@ -40,11 +41,15 @@ function goesWith(key: string, removed: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Compare the states before and after adopting `entries`; empty when all is as it should be. */
+/**
+ * Compare the states before and after adopting `entries` (written to the files of
+ * `written`); empty when all is as it should be.
+ */
 export function verifyAdoption(
   before: DesiredState,
   after: DesiredState,
   entries: readonly PlanEntry[],
+  written: ReadonlyMap<PlanEntry, string> = new Map(),
 ): Mismatch[] {
   const was = byKey(before);
   const now = byKey(after);
@@ -57,17 +62,26 @@ export function verifyAdoption(
   for (const e of entries) {
     if (goesWith(e.key, removed)) continue;
     const d = now.get(e.key);
+    const file = written.get(e) ?? fileOf(e.key);
+    const wrong = (problem: string) => out.push({ key: e.key, file, problem });
     if (absentLive(e)) {
-      if (d) bad(e.key, "still declared");
-    } else if (!d) bad(e.key, "not declared");
+      // Declared elsewhere than where adoption wrote: what it could not change, said where.
+      const src = d?.source;
+      if (d)
+        wrong(
+          src && src.file !== file
+            ? `still declared, by ${src.file}:${src.line}: change that by hand`
+            : "still declared",
+        );
+    } else if (!d) wrong("not declared");
     else if (e.action === "delete") {
-      if (changedFields(d.fields, e.before ?? {}).length > 0) bad(e.key, "declared unlike live");
+      if (changedFields(d.fields, e.before ?? {}).length > 0) wrong("declared unlike live");
     } else {
       const stays = e.changes.filter((c) => {
         const v = d.fields[c.field];
         return v !== undefined && !equal(v, c.before);
       });
-      if (stays.length > 0) bad(e.key, `${stays.map((c) => c.field).join(", ")} not as live`);
+      if (stays.length > 0) wrong(`${stays.map((c) => c.field).join(", ")} not as live`);
     }
   }
   for (const [key, d] of was) {

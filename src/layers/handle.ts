@@ -98,6 +98,29 @@ export class LayeredHandle implements DocHandle {
 
   /** `winner` by following every contributor down `path`. */
   private walk(path: FieldPath): Winner | undefined {
+    const found = this.follow(path);
+    if (!found) return undefined;
+    const c = found.cs[0];
+    return { contributor: c, at: [...c.at, ...path.slice(found.steps)] };
+  }
+
+  /**
+   * Every document whose own list holds the entry at `path` (an entry of a keyed list of the
+   * effective document), in precedence, each at its item: the places the entry comes from
+   * (drift --adopt takes an entry gone live out of them, or writes a tombstone).
+   */
+  givers(path: FieldPath): Contributor[] {
+    const found = path[0] === "spec" ? this.follow(path) : undefined;
+    if (!found || found.steps < path.length) return [];
+    // Repository layers reach an entry without holding it: their place is not an item.
+    return found.cs.filter((c) => typeof c.at[c.at.length - 1] === "number");
+  }
+
+  /**
+   * The contributors at `path`, in precedence, and how many steps of it were followed (fewer
+   * than its length inside a plain list, whose winner holds the rest); undefined: none.
+   */
+  private follow(path: FieldPath): { cs: Contributor[]; steps: number } | undefined {
     let cs = this.spec;
     let node: unknown = this.value.spec;
     let dotted = "spec";
@@ -137,8 +160,7 @@ export class LayeredHandle implements DocHandle {
       if (last && isMap(last.value) && last.value.inherit === false) floor = last;
       if (cs.length === 0) return undefined;
     }
-    const c = cs[0];
-    return { contributor: c, at: [...c.at, ...path.slice(s)] };
+    return { cs, steps: s };
   }
 }
 

@@ -4,7 +4,15 @@
  * of milliseconds), a fresh copy of the examples per case, and the in-process drift → adopt
  * → plan round trip (`phctl drift --adopt` does the same with adoptStep).
  */
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { adopt, type AdoptResult } from "../../src/adopt/index.js";
@@ -27,10 +35,48 @@ export const EXAMPLES = resolve(import.meta.dirname, "../fixtures/examples-flat"
 export const client = (t: TestServer) =>
   new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
 
-/** A working directory with a fresh copy of the examples under `examples/`. */
-export function workdir(): string {
+/**
+ * Defaults layers over the flat examples, for adopting what layers give: list entries given
+ * to every project or team (some of which an object also gives itself), and one project's
+ * layer that adoption may edit because it selects nothing else.
+ */
+export const LAYERS = `apiVersion: phctl/v1
+kind: Defaults
+metadata:
+  name: every-project
+spec:
+  select: { kind: Project }
+  values:
+    licenses: [MIT] # ci-tools lists it too
+    access:
+      reporters: [lchen]
+---
+apiVersion: phctl/v1
+kind: Defaults
+metadata:
+  name: tf-a-only
+spec:
+  select: { kind: Project, names: [trusted-firmware-a] }
+  values:
+    externalContribution: true
+    access:
+      developers: { users: [asmith] }
+---
+apiVersion: phctl/v1
+kind: Defaults
+metadata:
+  name: every-team
+spec:
+  select: { kind: Team }
+  values:
+    members: [bwong] # ci-operators lists bwong too
+`;
+
+/** A working directory with a fresh copy of the examples under `examples/` (with LAYERS). */
+export function workdir(layers = false): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-adopt-"));
   cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  if (layers) writeFileSync(join(dir, "examples", "defaults.yaml"), LAYERS);
   return dir;
 }
 
@@ -43,8 +89,8 @@ export async function load(dir: string): Promise<{ state: DesiredState; files: s
 }
 
 /** The examples applied to a server whose database file is returned (the server is closed). */
-export async function convergedDatabase(): Promise<string> {
-  const dir = workdir();
+export async function convergedDatabase(layers = false): Promise<string> {
+  const dir = workdir(layers);
   const db = join(dir, "converged.sqlite");
   const t = await startServer({ db });
   const api = client(t);

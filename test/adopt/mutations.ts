@@ -164,3 +164,36 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { m: "support" as const, slug: "trusted-firmware-a", field: "eccn" as const, value: "" },
   ),
 );
+
+/**
+ * Live removals of the list entries fixture.ts's LAYERS give: to every project or team (a
+ * tombstone in the object's own list), and to trusted-firmware-a alone (out of its layer).
+ */
+export const layerMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({
+    m: fc.constant("access" as const),
+    slug: fc.constantFrom(...SLUGS),
+    level: fc.constant("reporters" as const),
+    user: fc.constant("lchen"),
+    add: fc.constant(false),
+  }),
+  fc.constant({
+    m: "access" as const,
+    slug: "trusted-firmware-a",
+    level: "developers" as const,
+    user: "asmith",
+    add: false,
+  }),
+  fc.record({
+    m: fc.constant("license" as const),
+    slug: fc.constantFrom(...SLUGS),
+    license: fc.constant("MIT"),
+    add: fc.constant(false),
+  }),
+  fc.record({
+    m: fc.constant("member" as const),
+    team: fc.constantFrom("tfa-maintainers", "ci-operators"),
+    user: fc.constant("bwong"),
+    add: fc.constant(false),
+  }),
+);

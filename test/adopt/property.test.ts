@@ -3,7 +3,8 @@
  * applied) → drift --adopt → a plan of the adopted manifests shows no changes, every
  * comment of the original manifests is still there, and every document adoption had no
  * entry for is byte for byte as it was. Each run starts from a fresh server (a copy of the
- * converged database) and a fresh copy of the examples.
+ * converged database) and a fresh copy of the examples. Again with Defaults layers that give
+ * list entries (fixture.ts's LAYERS), the removals of those entries more likely.
  */
 import fc from "fast-check";
 import { join } from "node:path";
@@ -20,11 +21,12 @@ import {
   workdir,
 } from "./fixture.js";
 import { mutate } from "./mutate.js";
-import { mutation } from "./mutations.js";
+import { layerMutation, mutation, type Mutation } from "./mutations.js";
 
 let db: string;
+let layered: string;
 beforeAll(async () => {
-  db = await convergedDatabase();
+  [db, layered] = await Promise.all([convergedDatabase(), convergedDatabase(true)]);
 });
 
 /** The documents of a file by `Kind/name`, as text (split on `---` lines). */
@@ -38,38 +40,55 @@ function documents(text: string): Map<string, string> {
   return out;
 }
 
+/** The property over `runs` runs of `mutations` against a copy of `database`. */
+async function holds(
+  database: string,
+  mutations: fc.Arbitrary<Mutation>,
+  layers: boolean,
+  runs: number,
+): Promise<void> {
+  let count = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(mutations, { minLength: 1, maxLength: 4 }), async (ms) => {
+      count++;
+      const t = await serverFrom(database);
+      try {
+        const api = client(t);
+        for (const m of ms) await mutate(api, m, t);
+        await api.close();
+        const dir = workdir(layers);
+        const before = readTree(join(dir, "examples"));
+        const r = await driftAdoptPlan(t, dir);
+        expect(entryLines(r.after)).toEqual([]);
+        expect(r.result.adopted.length).toBe(r.drift.entries.length);
+        expect(r.written.refused).toEqual([]);
+        const after = readTree(join(dir, "examples"));
+        const touched = new Set(r.result.adopted.map((e) => documentOf(e.key)));
+        // A layer that selects nothing but an adopted object is adopted into too.
+        for (const l of r.result.layers)
+          if (l.written === "layer") touched.add(`Defaults/${l.layer}`);
+        for (const [file, text] of before) {
+          const now = after.get(file) ?? "";
+          expect(comments(now), file).toEqual(comments(text));
+          const docs = documents(now);
+          for (const [id, doc] of documents(text))
+            if (!touched.has(id)) expect(docs.get(id), `${file} ${id}`).toBe(doc);
+        }
+      } finally {
+        await t.close();
+      }
+    }),
+    { numRuns: runs },
+  );
+  expect(count).toBe(runs);
+}
+
 describe("drift --adopt, property", () => {
   it("random live mutations → adopt → plan shows no changes; comments and untouched documents kept", async () => {
-    let runs = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 4 }), async (ms) => {
-        runs++;
-        const t = await serverFrom(db);
-        try {
-          const api = client(t);
-          for (const m of ms) await mutate(api, m, t);
-          await api.close();
-          const dir = workdir();
-          const before = readTree(join(dir, "examples"));
-          const r = await driftAdoptPlan(t, dir);
-          expect(entryLines(r.after)).toEqual([]);
-          expect(r.result.adopted.length).toBe(r.drift.entries.length);
-          expect(r.written.refused).toEqual([]);
-          const after = readTree(join(dir, "examples"));
-          const touched = new Set(r.result.adopted.map((e) => documentOf(e.key)));
-          for (const [file, text] of before) {
-            const now = after.get(file) ?? "";
-            expect(comments(now), file).toEqual(comments(text));
-            const docs = documents(now);
-            for (const [id, doc] of documents(text))
-              if (!touched.has(id)) expect(docs.get(id), `${file} ${id}`).toBe(doc);
-          }
-        } finally {
-          await t.close();
-        }
-      }),
-      { numRuns: 15 },
-    );
-    expect(runs).toBe(15);
+    await holds(db, mutation, false, 15);
+  });
+
+  it("with Defaults layers that give list entries: the same", async () => {
+    await holds(layered, fc.oneof(layerMutation, layerMutation, mutation), true, 10);
   });
 });
