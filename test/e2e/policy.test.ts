@@ -107,3 +107,37 @@ describe("phctl policy test", () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe("a policy's regular expression cannot hang validate", () => {
+  it("matches() with a catastrophic pattern on a long title ends at once with the rule's answer", async () => {
+    const dir = config("regex", {
+      "policies/titles.yaml": `apiVersion: phctl/v1
+kind: Policy
+metadata: { name: titles }
+spec:
+  select: { kind: Project }
+  enforcement: warn
+  rules:
+    - name: plain-title
+      expression: object.spec.title.matches("^([A-Za-z]+ ?)+$")
+      message: the title is words and spaces
+`,
+      "slow.yaml": `apiVersion: phctl/v1
+kind: Project
+metadata: { name: slow-title }
+spec:
+  title: ${"Abc".repeat(14)}!
+  visibility: private
+  access: { admins: [jdoe, asmith] }
+`,
+    });
+    // With JavaScript's backtracking engine alone this pattern takes minutes on that title.
+    const started = performance.now();
+    const r = await phctl(["validate", dir], env, ROOT);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /Project project\/slow-title: policy titles, rule plain-title: the title is words and spaces/,
+    );
+  }, 30_000);
+});
