@@ -55,6 +55,13 @@ are read: phctl validate checks the whole config.`,
         );
       const field = rest.length > 0 && !isPath(rest[0]) ? rest[0] : undefined;
       let paths = field === undefined ? rest : rest.slice(1);
+      // `explain KEY PATH FIELD`: the field after a path reads as a missing file — say where it goes.
+      const late = paths.find((a, i) => (field !== undefined || i > 0) && !isPath(a));
+      if (late !== undefined)
+        throw userError(
+          "BAD_ARGUMENT",
+          `${visibleText(late)}: no such file or directory; a FIELD comes right after the key: phctl explain ${visibleText(key)} ${visibleText(late)} ${paths.filter((a) => a !== late).join(" ") || "PATH…"}`,
+        );
       if (paths.length === 0) paths = [defaultConfigDir(process.cwd(), "explain")];
       const { inputs, diagnostics: extra } = await readInputs(paths, process.cwd());
       const target = parseKey(key);

@@ -150,6 +150,15 @@ describe("phctl explain", () => {
     expect(repo.code).toBe(1);
   });
 
+  it("a field written after the paths: one line saying where it goes, exit 1", async () => {
+    const r = await phctl(["explain", "project/ci-tools", "examples", "access.reporters"], {}, dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "phctl: access.reporters: no such file or directory; a FIELD comes right after the key: phctl explain project/ci-tools access.reporters examples\n",
+    );
+  });
+
   it("two layers of one priority that disagree: the diagnostic naming both lines, exit 1, nothing explained", async () => {
     const cfg = join(dir, "conflict");
     mkdirSync(cfg);
