@@ -5,8 +5,8 @@
  * Evaluation runs in an untyped environment over the views (shape.ts): the types were proven
  * at load, and the library's typed evaluation would want every nested mapping converted.
  */
-import { setFlagsFromString } from "node:v8";
 import { Environment } from "@marcbachmann/cel-js";
+import { boundRegexBacktracking } from "../regex-fallback.js";
 import type { SelectKind } from "../layers/selector.js";
 import { kindSchema } from "../manifest/schema/index.js";
 import type { PolicyScope } from "../manifest/schema/policy.js";
@@ -125,23 +125,11 @@ export function checkEnv(
   return env;
 }
 
-/**
- * A rule's `matches()` runs the policy author's pattern with JavaScript's backtracking
- * engine, which the cost limit cannot bound: `"^(a+)+$"` against 32 a's and a "!" takes
- * minutes and hangs CI. V8 can switch a pattern to its linear-time engine once it backtracks
- * too much; phctl turns that on before the first rule runs (the patterns phctl writes itself
- * never backtrack that far, so nothing else changes). Patterns the linear engine cannot run
- * (backreferences, lookbehind) keep the backtracking one.
- */
-let linearFallback = false;
-function boundRegexBacktracking(): void {
-  if (linearFallback) return;
-  linearFallback = true;
-  setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
-}
-
 let evalEnv: Environment | undefined;
-/** The untyped environment rules run in. */
+/**
+ * The untyped environment rules run in; a rule's `matches()` cannot backtrack without end
+ * (src/regex-fallback.ts: the CLI turned that on at its start, a library user here).
+ */
 export function evaluationEnv(): Environment {
   boundRegexBacktracking();
   evalEnv ??= new Environment(OPTIONS)
