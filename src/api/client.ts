@@ -240,6 +240,12 @@ export class ApiClient {
     return this.#profile;
   }
 
+  /** Base URL of the git host's delivery-metrics API (`--git-api-url`, else the default). */
+  get gitApiUrl(): string {
+    const { origin, prefix } = this.#deps.bases.git;
+    return `${origin}${prefix}`;
+  }
+
   /** The effective route table: the route table with the profile's methods and paths. */
   get routeTable(): RouteTable {
     return effectiveRoutes(this.#profile);

@@ -4,6 +4,7 @@
  * each list. Of the first few projects, each list is read on the first project where it has
  * two items or more (so that its paging can be checked), else where it has the most; the
  * git reads only on projects whose detail shows a git group (plan reads them only there).
+ * The first such group's id is handed on: doctor-git.ts reads its delivery metrics.
  */
 import { checkResponse } from "../api/strict.js";
 import type { OperationId } from "../api/routes.js";
@@ -68,11 +69,15 @@ async function listAndRecord(
   else r.skip(get, found ? `no item in the list of ${found.slug}` : `${list} gave nothing to read`);
 }
 
-export async function probeProjectReads(r: Reads, all: string[]): Promise<void> {
+/** The git group doctor read (its delivery metrics are checked next), or why there is none. */
+export type GitGroupFound = { projectSlug: string; id: number | string } | { none: string };
+
+/** The reads under the first few of `all` (see the header); the git group they found. */
+export async function probeProjectReads(r: Reads, all: string[]): Promise<GitGroupFound> {
   const slugs = all.slice(0, CANDIDATES);
   if (slugs.length === 0) {
     for (const op of ALL_READS) r.skip(op, "no project to read");
-    return;
+    return { none: "the service has no project to read the git group of" };
   }
   const grouped: string[] = [];
   for (const [i, slug] of slugs.entries()) {
@@ -81,8 +86,16 @@ export async function probeProjectReads(r: Reads, all: string[]): Promise<void> 
     const links = a.ok ? field(dataOf(a.body), "links") : undefined;
     if (typeof field(links, "gitGroup") === "string") grouped.push(slug);
   }
+  let found: GitGroupFound = { none: `no git group in projects ${slugs.join(", ")}` };
   if (grouped.length > 0) {
-    await r.row("git.group.get", { projectSlug: grouped[0] });
+    const projectSlug = grouped[0];
+    const a = await r.p.get("git.group.get", { projectSlug });
+    await r.record("git.group.get", a, { projectSlug });
+    const id = a.ok ? field(dataOf(a.body), "id") : undefined;
+    found =
+      typeof id === "number" || typeof id === "string"
+        ? { projectSlug, id }
+        : { none: `git.group.get of ${projectSlug} gave no group id` };
     await listRow(r, "git.subgroups.list", grouped);
     await listAndRecord(r, "git.repos.list", "git.repos.get", "gitRepoID", "repoID", grouped);
     await listRow(r, "bundles.list", grouped);
@@ -98,4 +111,5 @@ export async function probeProjectReads(r: Reads, all: string[]): Promise<void> 
     "artifactRepoID",
     slugs,
   );
+  return found;
 }

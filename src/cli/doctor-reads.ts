@@ -7,7 +7,7 @@
  */
 import type { OperationId } from "../api/routes.js";
 import type { Answer, Prober, Refusal } from "./doctor-probe.js";
-import { probeProjectReads } from "./doctor-project-reads.js";
+import { probeProjectReads, type GitGroupFound } from "./doctor-project-reads.js";
 import { field, Reads } from "./doctor-read-row.js";
 import type { CheckStatus, ReadCheck } from "./doctor-report.js";
 
@@ -19,12 +19,18 @@ export const QUEUE_STATUS_READS: OperationId[] = [
   "organizations.renameStatus",
 ];
 
+/** The read rows, and the git group they found (for the delivery-metrics check). */
+export interface ReadsFound {
+  rows: ReadCheck[];
+  gitGroup: GitGroupFound;
+}
+
 /** Probe every read operation; `orgList` is the organization list's answer, already in hand. */
 export async function probeReads(
   p: Prober,
   orgList: Answer | Refusal,
   parent: string | undefined,
-): Promise<ReadCheck[]> {
+): Promise<ReadsFound> {
   const r = new Reads(p);
   await r.record("organizations.list", orgList, {});
   await r.row("licenses.list");
@@ -47,8 +53,8 @@ export async function probeReads(
   const slugs = (projects ?? [])
     .map((x) => field(x, "projectSlug"))
     .filter((s): s is string => typeof s === "string");
-  await probeProjectReads(r, slugs);
-  return r.rows;
+  const gitGroup = await probeProjectReads(r, slugs);
+  return { rows: r.rows, gitGroup };
 }
 
 /** Status words of a set of rows, for the summary. */

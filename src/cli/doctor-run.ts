@@ -2,7 +2,8 @@
  * `phctl doctor` from start to end: the network checks, the first call (URL, token, parent
  * organization), every read operation, the clock and rate limits — and, when reads did not
  * fit in ways a profile line can describe, the reads once more with those lines applied
- * (in memory), so that one run names every line the profile needs. Prints nothing.
+ * (in memory), so that one run names every line the profile needs; then, with a git token,
+ * the git host's delivery-metrics API (doctor-git.ts). Prints nothing.
  */
 import type { ApiClient } from "../api/client.js";
 import type { NetworkSettings } from "../api/network.js";
@@ -18,6 +19,7 @@ import {
   tlsCheck,
 } from "./doctor-checks.js";
 import { applyProfileFixes, concrete } from "./doctor-fixes.js";
+import { deliveryMetricsCheck, type GitSettings } from "./doctor-git.js";
 import { Prober, type Answer, type Refusal } from "./doctor-probe.js";
 import { QUEUE_STATUS_READS, probeReads } from "./doctor-reads.js";
 import { reportOk, type Check, type DoctorReport, type ReadCheck } from "./doctor-report.js";
@@ -32,6 +34,8 @@ export interface DoctorInput {
   organization?: string;
   /** Clock skew that earns a warning, ms (default 30 s). */
   maxSkewMs?: number;
+  /** What is set for the delivery-metrics API (default: nothing, so it is not checked). */
+  git?: GitSettings;
 }
 
 const fixesOf = (reads: readonly ReadCheck[]): string[] => [
@@ -54,7 +58,7 @@ async function readWithFixes(
   for (let round = 0; round < 3 && lines.length > 0; round++) {
     const profile = applyProfileFixes(o.profile, lines);
     if (!profile) return result;
-    const reads = await probeReads(new Prober(o.client, profile), orgList, parent);
+    const { rows: reads } = await probeReads(new Prober(o.client, profile), orgList, parent);
     result = { profileFixes: lines, reads };
     const more = fixesOf(reads).filter((l) => concrete(l) && !lines.includes(l));
     if (more.length === 0) return result;
@@ -76,10 +80,17 @@ export async function runDoctor(o: DoctorInput): Promise<DoctorReport> {
     orgList.ok || (orgList.status !== 0 && orgList.status !== 401 && orgList.status !== 403);
   const { check, parent } = parentCheck(orgList, o.organization);
   checks.push(check, ROLE);
-  const reads = usable ? await probeReads(p, orgList, parent) : [];
+  const found = usable ? await probeReads(p, orgList, parent) : undefined;
+  const reads = found?.rows ?? [];
   const fixes = fixesOf(reads);
   const withFixes = fixes.length ? await readWithFixes(o, orgList, parent, fixes) : undefined;
-  checks.push(clockCheck(p, o.maxSkewMs ?? 30_000), rateLimitCheck(p), profileCheck(o.profile));
+  const git = o.git ?? { token: false, url: false };
+  checks.push(
+    await deliveryMetricsCheck(o.client, o.profile, git, found?.gitGroup),
+    clockCheck(p, o.maxSkewMs ?? 30_000),
+    rateLimitCheck(p),
+    profileCheck(o.profile),
+  );
   const report: DoctorReport = {
     formatVersion: 1,
     apiUrl: o.apiUrl,

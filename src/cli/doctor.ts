@@ -1,7 +1,8 @@
 /**
  * `phctl doctor [DIR]`: a read-only probe of a live service — URL, TLS, proxy and CA in use,
  * token, parent organization, clock skew, every read operation plan and export use (answers?
- * fits? pages?), rate-limit headers — as a table or `--format json`. Exit 0 when phctl can
+ * fits? pages?), rate-limit headers, and with PHCTL_GIT_TOKEN the git host's delivery-metrics
+ * API (one DORA read) — as a table or `--format json`. Exit 0 when phctl can
  * work with the service, 1 otherwise, with the API-profile lines that would fix what does
  * not fit. It sends only GETs. DIR (default: the working directory) may hold phctl.yaml,
  * whose apiUrl, organization and caFile it uses.
@@ -56,6 +57,7 @@ Examples:
   PHCTL_API_URL=https://hosting.example.org/api PHCTL_TOKEN=… phctl doctor
   phctl doctor config/ --format json        # apiUrl, organization, caFile from config/phctl.yaml
   HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem phctl doctor
+  PHCTL_GIT_TOKEN=… phctl doctor --git-api-url https://git.example.org/api/v4   # + delivery metrics
 
 Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report says why).`,
     )
@@ -73,13 +75,14 @@ Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report 
           "NO_API_URL",
           "doctor probes a live service: set --api-url or PHCTL_API_URL (or apiUrl: in phctl.yaml)",
         );
-      const [{ connect }, { serviceOf }, { runDoctor }, render, style] = await Promise.all([
-        import("./config.js"),
-        import("../manifest/settings.js"),
-        import("./doctor-run.js"),
-        import("./doctor-render.js"),
-        import("../render/style.js"),
-      ]);
+      const [{ connect, resolveConfig }, { serviceOf }, { runDoctor }, render, style] =
+        await Promise.all([
+          import("./config.js"),
+          import("../manifest/settings.js"),
+          import("./doctor-run.js"),
+          import("./doctor-render.js"),
+          import("../render/style.js"),
+        ]);
       const { caFile, apiProfile, maxRps } = config
         ? serviceOf(config)
         : { apiProfile: null, maxRps: undefined };
@@ -97,12 +100,15 @@ Exit codes: 0 phctl can work with the service, 1 it cannot as it is (the report 
       );
       let report;
       try {
+        // What is set for the delivery-metrics API, from the same settings connect() read.
+        const cfg = resolveConfig({ ...global, apiUrl });
         report = await runDoctor({
           client: connection.client,
           apiUrl: connection.apiUrl,
           network: connection.network,
           profile: connection.client.profile,
           ...(config?.organization !== undefined ? { organization: config.organization } : {}),
+          git: { token: cfg.gitToken !== undefined, url: cfg.gitApiUrl !== undefined },
         });
       } finally {
         await connection.close();
