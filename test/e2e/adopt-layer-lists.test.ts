@@ -36,6 +36,18 @@ async function applied(t: TestServer, files: Record<string, string>): Promise<st
   return dir;
 }
 
+/** A server with `files` applied, for one describe block (its hooks are registered here). */
+function appliedFor(files: Record<string, string>, before?: (t: TestServer) => void) {
+  const s = {} as { t: TestServer; dir: string };
+  beforeAll(async () => {
+    s.t = await startServer();
+    before?.(s.t);
+    s.dir = await applied(s.t, files);
+  });
+  afterAll(() => s.t.close());
+  return s;
+}
+
 const envOf = (t: TestServer) => ({ PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret });
 const read = (dir: string, f: string) => readFileSync(join(dir, "cfg", f), "utf8");
 const adoptLines = (stderr: string) =>
@@ -68,69 +80,63 @@ spec:
     access:
       reporters: [sec]
 `;
-  let t: TestServer;
-  let dir: string;
-  beforeAll(async () => {
-    t = await startServer();
-    dir = await applied(t, {
-      "users.yaml": USERS,
-      "p1.yaml": project("p1"),
-      "p2.yaml": project("p2"),
-      "defaults.yaml": DEFAULTS,
-    });
+  const s = appliedFor({
+    "users.yaml": USERS,
+    "p1.yaml": project("p1"),
+    "p2.yaml": project("p2"),
+    "defaults.yaml": DEFAULTS,
   });
-  afterAll(() => t.close());
 
   it("is a tombstone in the project's own manifest; the layer and the other project keep it", async () => {
-    expect((await t.call("DELETE", "/v1/projects/p1/reporters/users/sec")).status).toBe(200);
-    const r = await phctl(["drift", "cfg", "--adopt"], envOf(t), dir);
+    expect((await s.t.call("DELETE", "/v1/projects/p1/reporters/users/sec")).status).toBe(200);
+    const r = await phctl(["drift", "cfg", "--adopt"], envOf(s.t), s.dir);
     expect(r.code).toBe(2);
     expect(adoptLines(r.stderr)).toEqual([
       "phctl: adopt: project/p1/access/reporters/user/sec: removed, gone live (cfg/p1.yaml)",
       "phctl: adopt: project/p1/access/reporters/user/sec: tombstone written to cfg/p1.yaml: Defaults security-reads gives it to 1 other project",
       "phctl: adopt: 1 entry adopted in 1 file: a plan of the adopted manifests shows no changes for them",
     ]);
-    expect(read(dir, "p1.yaml")).toBe(
+    expect(read(s.dir, "p1.yaml")).toBe(
       project("p1").replace(
         "access: { admins: [alice, bob] }",
         "access: { admins: [alice, bob], reporters: [{ $remove: sec }] }",
       ),
     );
-    expect(read(dir, "p2.yaml")).toBe(project("p2"));
-    expect(read(dir, "defaults.yaml")).toBe(DEFAULTS);
-    await planIsClean(t, dir);
-    const p2 = await t.call<{ name: string }[]>("GET", "/v1/projects/p2/reporters");
+    expect(read(s.dir, "p2.yaml")).toBe(project("p2"));
+    expect(read(s.dir, "defaults.yaml")).toBe(DEFAULTS);
+    await planIsClean(s.t, s.dir);
+    const p2 = await s.t.call<{ name: string }[]>("GET", "/v1/projects/p2/reporters");
     expect(p2.body.map((x) => x.name)).toEqual(["sec"]);
   });
 
   it("an entry added live to the list the layer feeds joins the project's own list", async () => {
-    await live(t, (api) =>
+    await live(s.t, (api) =>
       api.callAndWait("access.addUser", {
         params: { projectSlug: "p2", level: "reporters", username: "bob" },
       }),
     );
-    const r = await phctl(["drift", "cfg", "--adopt"], envOf(t), dir);
+    const r = await phctl(["drift", "cfg", "--adopt"], envOf(s.t), s.dir);
     expect(r.code).toBe(2);
-    expect(read(dir, "p2.yaml")).toBe(
+    expect(read(s.dir, "p2.yaml")).toBe(
       project("p2").replace(
         "access: { admins: [alice, bob] }",
         "access: { admins: [alice, bob], reporters: [bob] }",
       ),
     );
-    expect(read(dir, "defaults.yaml")).toBe(DEFAULTS);
-    await planIsClean(t, dir);
+    expect(read(s.dir, "defaults.yaml")).toBe(DEFAULTS);
+    await planIsClean(s.t, s.dir);
   });
 
   it("an entry a tombstone removed, granted live again: the tombstone goes", async () => {
-    await live(t, (api) =>
+    await live(s.t, (api) =>
       api.callAndWait("access.addUser", {
         params: { projectSlug: "p1", level: "reporters", username: "sec" },
       }),
     );
-    const r = await phctl(["drift", "cfg", "--adopt"], envOf(t), dir);
+    const r = await phctl(["drift", "cfg", "--adopt"], envOf(s.t), s.dir);
     expect(r.code).toBe(2);
-    expect(read(dir, "p1.yaml")).toBe(project("p1"));
-    await planIsClean(t, dir);
+    expect(read(s.dir, "p1.yaml")).toBe(project("p1"));
+    await planIsClean(s.t, s.dir);
   });
 });
 
@@ -220,24 +226,22 @@ spec:
     access:
       developers: [bob]
 `;
-  let t: TestServer;
-  let dir: string;
-  beforeAll(async () => {
-    t = await startServer();
-    seed(t.server.ctx, {
-      orgTeams: [{ organization: "acme", name: "Auditors", path: "acme/auditors" }],
-    });
-    dir = await applied(t, {
+  const s = appliedFor(
+    {
       "users.yaml": USERS,
       "teams.yaml": TEAMS,
       ...PROJECTS,
       "defaults.yaml": `${BASELINE}---\n${P5_ONLY}`,
-    });
-  });
-  afterAll(() => t.close());
+    },
+    (t) => {
+      seed(t.server.ctx, {
+        orgTeams: [{ organization: "acme", name: "Auditors", path: "acme/auditors" }],
+      });
+    },
+  );
 
   it("tombstones in each object's own list, the entry out of a layer that selects nothing else; then plan shows no changes", async () => {
-    await live(t, async (api) => {
+    await live(s.t, async (api) => {
       const orgTeam = (projectSlug: string, level: string, orgPathId: string) =>
         api.callAndWait("access.removeOrgTeam", {
           params: { projectSlug, level: level as "reporters", orgPathId },
@@ -245,27 +249,27 @@ spec:
       await mutate(
         api,
         { m: "access", slug: "p3", level: "reporters", user: "sec", add: false },
-        t,
+        s.t,
       );
       await orgTeam("p3", "reporters", "acme/auditors");
       await orgTeam("p4", "reporters", "acme/auditors");
       await mutate(
         api,
         { m: "access", slug: "p5", level: "reporters", user: "sec", add: false },
-        t,
+        s.t,
       );
       await mutate(
         api,
         { m: "access", slug: "p5", level: "developers", user: "bob", add: false },
-        t,
+        s.t,
       );
-      await mutate(api, { m: "license", slug: "p3", license: "MIT", add: false }, t);
-      await mutate(api, { m: "deleteRepo", slug: "p4", repo: "docs/handbook" }, t);
-      await mutate(api, { m: "deleteArtifact", slug: "p4", name: "releases" }, t);
-      await mutate(api, { m: "deleteSubgroup", slug: "p5", path: "docs" }, t);
-      await mutate(api, { m: "member", team: "t1", user: "sec", add: false }, t);
+      await mutate(api, { m: "license", slug: "p3", license: "MIT", add: false }, s.t);
+      await mutate(api, { m: "deleteRepo", slug: "p4", repo: "docs/handbook" }, s.t);
+      await mutate(api, { m: "deleteArtifact", slug: "p4", name: "releases" }, s.t);
+      await mutate(api, { m: "deleteSubgroup", slug: "p5", path: "docs" }, s.t);
+      await mutate(api, { m: "member", team: "t1", user: "sec", add: false }, s.t);
     });
-    const r = await phctl(["drift", "cfg", "--adopt"], envOf(t), dir);
+    const r = await phctl(["drift", "cfg", "--adopt"], envOf(s.t), s.dir);
     expect(r.code).toBe(2);
     const lines = adoptLines(r.stderr);
     expect(lines.filter((l) => l.includes("not adopted"))).toEqual([]);
@@ -279,7 +283,7 @@ spec:
       "phctl: adopt: 11 entries adopted in 5 files: a plan of the adopted manifests shows no changes for them",
     );
 
-    expect(read(dir, "p3.yaml")).toBe(
+    expect(read(s.dir, "p3.yaml")).toBe(
       PROJECTS["p3.yaml"]
         .replace("  title: P3\n", "  title: P3\n  licenses: [{ $remove: MIT }]\n")
         .replace(
@@ -287,7 +291,7 @@ spec:
           "    reporters:\n      users: [bob, { $remove: sec }]\n      organizationTeams: [{ $remove: acme/auditors }]\n",
         ),
     );
-    expect(read(dir, "p4.yaml")).toBe(
+    expect(read(s.dir, "p4.yaml")).toBe(
       PROJECTS["p4.yaml"]
         .replace(
           "reporters: { users: [bob] }",
@@ -298,20 +302,20 @@ spec:
           "      - name: main\n      - { $remove: docs/handbook }\n  artifacts:\n    repositories: [{ $remove: releases }]\n",
         ),
     );
-    expect(read(dir, "p5.yaml")).toBe(
+    expect(read(s.dir, "p5.yaml")).toBe(
       PROJECTS["p5.yaml"].replace(
         "access: { admins: [alice], maintainers: [alice] }",
         "access: { admins: [alice], maintainers: [alice], reporters: [{ $remove: sec }] }\n  git:\n    subgroups: [{ $remove: docs }]\n    repositories: [{ $remove: docs/handbook }]",
       ),
     );
-    expect(read(dir, "teams.yaml")).toBe(
+    expect(read(s.dir, "teams.yaml")).toBe(
       TEAMS.replace("members: [alice]", "members: [alice, { $remove: sec }]"),
     );
     // The layer other objects share is as it was; the one of p5 alone no longer gives bob.
-    expect(read(dir, "defaults.yaml")).toBe(
+    expect(read(s.dir, "defaults.yaml")).toBe(
       `${BASELINE}---\n${P5_ONLY.replace("    access:\n      developers: [bob]\n", "")}`,
     );
-    await planIsClean(t, dir);
+    await planIsClean(s.t, s.dir);
   });
 });
 
@@ -335,22 +339,16 @@ spec:
     git:
       group: { enableCi: true }
 `;
-  let t: TestServer;
-  let dir: string;
-  beforeAll(async () => {
-    t = await startServer();
-    dir = await applied(t, {
-      "users.yaml": USERS,
-      "p7.yaml": project("p7"),
-      "p8.yaml": project("p8"),
-      "defaults.yaml": DEFAULTS,
-    });
+  const s = appliedFor({
+    "users.yaml": USERS,
+    "p7.yaml": project("p7"),
+    "p8.yaml": project("p8"),
+    "defaults.yaml": DEFAULTS,
   });
-  afterAll(() => t.close());
 
   it("a git group a layer declares, deleted live: not adopted, with what to do by hand; nothing written", async () => {
-    await live(t, (api) => mutate(api, { m: "deleteGroup", slug: "p7" }, t));
-    const r = await phctl(["drift", "cfg", "--adopt"], envOf(t), dir);
+    await live(s.t, (api) => mutate(api, { m: "deleteGroup", slug: "p7" }, s.t));
+    const r = await phctl(["drift", "cfg", "--adopt"], envOf(s.t), s.dir);
     expect(r.code).toBe(2);
     const why =
       "cfg/p7.yaml would not declare project/p7/group as live has it (still declared, by cfg/defaults.yaml:8: change that by hand); nothing was written to it";
@@ -359,9 +357,9 @@ spec:
       `phctl: adopt: not adopted: project/p7/repo/main (Repository): ${why}`,
       "phctl: adopt: nothing adopted; 2 not adopted (above)",
     ]);
-    expect(read(dir, "p7.yaml")).toBe(project("p7"));
-    expect(read(dir, "defaults.yaml")).toBe(DEFAULTS);
-    const j = await phctl(["drift", "cfg", "--adopt", "--format", "json"], envOf(t), dir);
+    expect(read(s.dir, "p7.yaml")).toBe(project("p7"));
+    expect(read(s.dir, "defaults.yaml")).toBe(DEFAULTS);
+    const j = await phctl(["drift", "cfg", "--adopt", "--format", "json"], envOf(s.t), s.dir);
     const adopt = (JSON.parse(j.stdout.trim().split("\n").at(-1)!) as { adopt: { adopted: [] } })
       .adopt;
     expect(adopt.adopted).toEqual([]);
