@@ -4,7 +4,7 @@
  */
 import { SIZES, type Size } from "./generate.js";
 import { TARGETS } from "./layers-measure.js";
-import type { PlanSample } from "./layers-plan.js";
+import type { PlanSample, ScopedPlanResult } from "./layers-plan.js";
 
 /** The scoped plan's figures (bench/layers-plan.ts), medians but for the first plan's counts. */
 export interface PlanFigures {
@@ -21,6 +21,22 @@ export interface PlanFigures {
   /** The fewest calls the scoped plan made on one planned project; its calls on any other. */
   fewestProjectCalls: number;
   outsideCalls: number;
+}
+
+/** The block's figures of a scoped-plan run. */
+export function planFigures(plan: ScopedPlanResult): PlanFigures {
+  return {
+    latency: plan.latency,
+    concurrency: plan.concurrency,
+    scoped: plan.scoped,
+    full: plan.full,
+    selectedObjects: plan.selectedObjects,
+    selectedProjects: plan.selectedProjects,
+    planned: plan.scope.length,
+    entries: plan.entries,
+    fewestProjectCalls: plan.fewestProjectCalls,
+    outsideCalls: plan.outsideCalls,
+  };
 }
 
 /** One row of the block: medians of a run at one size. */

@@ -25,7 +25,7 @@ import { parseArgs } from "node:util";
 import { loadAverage, writeBlock } from "./block.js";
 import { SIZES, type Size } from "./generate.js";
 import { layeredConfigs, LAYERS } from "./layered.js";
-import { layersSection, type LayersRow } from "./layers-block.js";
+import { layersSection, planFigures, type LayersRow } from "./layers-block.js";
 import {
   EXPLAIN_KEY,
   explainCliRun,
@@ -102,18 +102,7 @@ async function main(): Promise<void> {
       loadMs: median(e.map((v) => v.loadMs)),
       traceMs: median(e.map((v) => v.traceMs)),
       traceEntries: e[0].entries,
-      plan: {
-        latency: plan.latency,
-        concurrency: plan.concurrency,
-        scoped: plan.scoped,
-        full: plan.full,
-        selectedObjects: plan.selectedObjects,
-        selectedProjects: plan.selectedProjects,
-        planned: plan.scope.length,
-        entries: plan.entries,
-        fewestProjectCalls: plan.fewestProjectCalls,
-        outsideCalls: plan.outsideCalls,
-      },
+      plan: planFigures(plan),
       when: `${new Date().toISOString().slice(0, 16)}Z`,
       machine: machine(),
       load: `${loadBefore} → ${loadAverage()}`,

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SIZES } from "../../bench/generate.js";
 import { layeredConfigs, subsetProjects } from "../../bench/layered.js";
-import { layersSection } from "../../bench/layers-block.js";
+import { layersSection, planFigures } from "../../bench/layers-block.js";
 import {
   EXPLAIN_KEY,
   explainCliRun,
@@ -128,18 +128,7 @@ describe("layered defaults bench (size S)", () => {
       loadMs: e.loadMs,
       traceMs: e.traceMs,
       traceEntries: e.entries,
-      plan: {
-        latency: plan.latency,
-        concurrency: plan.concurrency,
-        scoped: plan.scoped,
-        full: plan.full,
-        selectedObjects: plan.selectedObjects,
-        selectedProjects: plan.selectedProjects,
-        planned: plan.scope.length,
-        entries: plan.entries,
-        fewestProjectCalls: plan.fewestProjectCalls,
-        outsideCalls: plan.outsideCalls,
-      },
+      plan: planFigures(plan),
       when: "now",
       machine: "here",
       load: "0.50 0.40 0.30 → 0.60 0.40 0.30",
