@@ -9,6 +9,14 @@ import type { MergeProblem } from "./merge.js";
 const shown = (v: unknown) => JSON.stringify(v);
 
 export function problemDiagnostic(p: MergeProblem, object: ValidDoc): Diagnostic {
+  const d = diagnosticOf(p, object);
+  // The layer at the problem's line: the same problem in each object it selects is one line
+  // for people (collapseLayered).
+  const at = p.code === "layer-conflict" ? p.winner : p.by;
+  return at.layer ? { ...d, layer: at.layer.name } : d;
+}
+
+function diagnosticOf(p: MergeProblem, object: ValidDoc): Diagnostic {
   const subject = { kind: object.kind, name: object.name, path: p.path };
   switch (p.code) {
     case "layer-conflict":

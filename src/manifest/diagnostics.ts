@@ -97,7 +97,10 @@ export function collapseLayered(ds: readonly Diagnostic[]): Diagnostic[] {
     const names = g.map((d) => d.name ?? "");
     const more = names.length - NAMED;
     const listed = `${names.slice(0, NAMED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
-    const own = first.hint?.slice(0, first.hint.indexOf(FROM_LAYER)).replace(/; $/, "") ?? "";
+    // The hint named the one object the layer was applied to: now it names how many.
+    const at = first.hint?.indexOf(FROM_LAYER) ?? -1;
+    if (at < 0) return { ...first, name: listed };
+    const own = first.hint!.slice(0, at).replace(/; $/, "");
     const from = `${FROM_LAYER} ${first.layer}, applied to ${g.length} ${first.kind}s; fix the layer, or override the field in those objects`;
     return { ...first, name: listed, hint: own ? `${own}; ${from}` : from };
   });

@@ -50,4 +50,29 @@ describe("collapseLayered", () => {
     ];
     expect(collapseLayered(ds)).toEqual(ds);
   });
+
+  it("two layers that disagree on 4 projects: 4 errors, one line naming both layers and the projects", () => {
+    const r = load(
+      config,
+      file(
+        "defaults.yaml",
+        defaults("a", { select: { kind: "Project" }, values: { visibility: "private" } }),
+        defaults("b", { select: { kind: "Project" }, values: { visibility: "public" } }),
+      ),
+      ...Array.from({ length: 4 }, (_, i) => file(`p${i}.yaml`, project(`p${i}`))),
+    );
+    const conflicts = r.diagnostics.filter((d) => d.code === "layer-conflict");
+    expect(conflicts).toHaveLength(4);
+    const shown = collapseLayered(r.diagnostics).filter((d) => d.code === "layer-conflict");
+    expect(shown).toHaveLength(1);
+    const line = formatDiagnostic(shown[0]);
+    expect(line).toMatch(
+      /^defaults\.yaml:\d+:\d+ Project p0, p1, p2 and 1 more: spec\.visibility: /,
+    );
+    expect(line).toContain("Defaults a (defaults.yaml:");
+    expect(line).toContain("Defaults b (defaults.yaml:");
+    expect(line).toMatch(
+      /\(give one of them a higher priority, narrow a selector, or set the field in the object's own manifest\)$/,
+    );
+  });
 });
