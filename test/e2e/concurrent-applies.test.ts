@@ -73,9 +73,13 @@ describe("two applies of the same config at once, from two working directories",
     expect(told.length, `${said(a)}\n---\n${said(b)}`).toBeGreaterThanOrEqual(1);
     for (const r of told)
       expect((r.stdout + r.stderr).match(/another apply/gi)?.length, said(r)).toBe(1);
-    // …and the one that did not send jane.doe's welcome says why.
+    // …and each run that planned jane.doe's welcome sent it or says why not. (Both plan it
+    // when both read before either writes; on a loaded machine one run may start late and
+    // find her made: it then plans no welcome at all, and has nothing to say about it.)
+    const planned = [a, b].filter((r) => /user\/jdoe\/welcome \(WelcomeMail\)/.test(r.stdout));
+    expect(planned.length, `${said(a)}\n---\n${said(b)}`).toBeGreaterThanOrEqual(1);
     const skipped = [a, b].filter((r) => /welcome.*not sent|not sent.*welcome/i.test(r.stdout));
-    expect(skipped.length + sent.length, `${said(a)}\n---\n${said(b)}`).toBe(2);
+    expect(skipped.length + sent.length, `${said(a)}\n---\n${said(b)}`).toBe(planned.length);
     const plan = await phctl(["plan", "examples", "--detailed-exitcode"], env, workdir());
     expect(plan.code, said(plan)).toBe(0);
   }, 90_000);
