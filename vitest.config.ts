@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,8 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // vitest's default on 2 cores is 1 worker (cores - 1), but most of the suite waits — on
-    // the CLI's child processes, servers, backoffs — rather than computing: 3 overlap it.
-    maxWorkers: 3,
+    // vitest's default is cores - 1 (1 worker on 2 cores), but most of the suite waits — on
+    // the CLI's child processes, servers, backoffs — rather than computing: at least 3
+    // overlap it; a bigger machine keeps its default.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
   },
 });
