@@ -186,20 +186,24 @@ export function durationChart(report: DeliveryReport): Html {
   });
 }
 
+/** The CI stats of the projects `names` ranks, those with the figure drawn, at most MAX_BARS. */
+function ranked(report: DeliveryReport, names: readonly string[], has: (p: CiStats) => boolean) {
+  const byName = new Map(report.ci.projects.map((p) => [p.name, p]));
+  return names
+    .map((n) => byName.get(n))
+    .filter((p): p is CiStats => p !== undefined && has(p))
+    .slice(0, MAX_BARS);
+}
+
 /** The slowest projects: median and p95 duration, in minutes. */
 export function slowestChart(report: DeliveryReport): Html {
   const id = "ci-slowest-projects";
   const title = "Slowest projects by median pipeline duration";
-  const byName = new Map(report.ci.projects.map((p) => [p.name, p]));
-  const rows = report.ci.slowest
-    .map((n) => byName.get(n))
-    .filter((p): p is CiStats => p !== undefined && p.medianDuration !== null)
-    .slice(0, MAX_BARS)
-    .map((p) => ({
-      project: axisName(p.name),
-      median: (p.medianDuration ?? 0) / 60,
-      p95: (p.p95Duration ?? p.medianDuration ?? 0) / 60,
-    }));
+  const rows = ranked(report, report.ci.slowest, (p) => p.medianDuration !== null).map((p) => ({
+    project: axisName(p.name),
+    median: (p.medianDuration ?? 0) / 60,
+    p95: (p.p95Duration ?? p.medianDuration ?? 0) / 60,
+  }));
   if (!rows.length) return noChart(id, title, "no pipeline durations");
   const domain = rows.map((r) => r.project);
   return chart({
@@ -222,12 +226,10 @@ export function slowestChart(report: DeliveryReport): Html {
 export function reliabilityChart(report: DeliveryReport): Html {
   const id = "ci-least-reliable";
   const title = "Least reliable projects by pipeline success rate";
-  const byName = new Map(report.ci.projects.map((p) => [p.name, p]));
-  const rows = report.ci.leastReliable
-    .map((n) => byName.get(n))
-    .filter((p): p is CiStats => p !== undefined && p.successRate !== null)
-    .slice(0, MAX_BARS)
-    .map((p) => ({ project: axisName(p.name), rate: (p.successRate ?? 0) * 100 }));
+  const rows = ranked(report, report.ci.leastReliable, (p) => p.successRate !== null).map((p) => ({
+    project: axisName(p.name),
+    rate: (p.successRate ?? 0) * 100,
+  }));
   if (!rows.length) return noChart(id, title, "no finished pipelines");
   const domain = rows.map((r) => r.project);
   return chart({
