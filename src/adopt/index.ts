@@ -37,8 +37,9 @@ import {
   untombOps,
 } from "./layer-lists.js";
 import { settle, splitByFile } from "./settle.js";
+import { sortByEvidence, type AdoptEvidence } from "./evidence.js";
 
-export type { LayerAdoption, NotAdoptable };
+export type { AdoptEvidence, LayerAdoption, NotAdoptable };
 export { splitByFile };
 
 /** A manifest file adoption changes: its text before, and after (undefined: deleted). */
@@ -68,6 +69,11 @@ export interface AdoptInput {
   /** The files the plan's manifests were loaded from (relative to `cwd`). */
   files: readonly string[];
   cwd?: string;
+  /**
+   * What shows which objects existed live and which changes were applied (evidence.ts).
+   * Without it no declaration of an object absent live is removed.
+   */
+  evidence?: AdoptEvidence;
 }
 
 const GIT_KINDS = new Set(["Subgroup", "Repository", "Mirror"]);
@@ -75,6 +81,8 @@ const GIT_KINDS = new Set(["Subgroup", "Repository", "Mirror"]);
 /** Compute the adoption of a drift plan (reads the manifest files; writes nothing). */
 export function adopt(input: AdoptInput): AdoptResult {
   const cwd = input.cwd ?? process.cwd();
+  // What adoption cannot prove live did (a declaration not applied yet) it leaves alone.
+  const { plan, held } = sortByEvidence(input.plan, input.evidence);
   const inputs: ManifestInput[] = input.files.map((file) => ({
     file,
     content: readFileSync(resolve(cwd, file), "utf8"),
@@ -90,15 +98,15 @@ export function adopt(input: AdoptInput): AdoptResult {
     for (const id of t.ids()) if (!docFile.has(id)) docFile.set(id, t);
   }
   const failed = new Map<string, string>();
-  const notAdoptable: NotAdoptable[] = [];
+  const notAdoptable: NotAdoptable[] = [...held];
   const fileOf = new Map<PlanEntry, string>();
-  const absent = new Set(input.plan.entries.filter(absentLive).map((e) => e.key));
+  const absent = new Set(plan.entries.filter(absentLive).map((e) => e.key));
   const gitGone = new Set<string>();
-  const organization = input.state.config.organization ?? input.plan.organization;
+  const organization = input.state.config.organization ?? plan.organization;
   // Where layered values came from: only a config with layers is loaded again for it.
   const loaded = input.state.layerSources ? loadManifestTexts(inputs) : undefined;
   const layerNotes: LayerAdoption[] = [];
-  for (const e of input.plan.entries) {
+  for (const e of plan.entries) {
     const skip = (why: string) => notAdoptable.push({ key: e.key, kind: e.kind, why });
     const doc = documentOf(e.key);
     const t = doc ? docFile.get(doc) : undefined;

@@ -58,6 +58,10 @@ export function registerDrift(program: Command): void {
       "accept live changes: write the live values of what drifted into the manifests, in place (exit code unchanged: 2)",
     )
     .option(
+      "--applied <dir>",
+      "with --adopt: the config of the last commit an apply carried out (a checkout of it): adopt deletions made live, and leave changes merged since and not applied yet alone",
+    )
+    .option(
       "--metrics-file <path>",
       "write OpenMetrics text there, atomically (node_exporter textfile collector, Pushgateway)",
     )
@@ -75,12 +79,13 @@ Examples:
   phctl drift --format json > drift.json
   phctl drift . --report github-issue --metrics-file drift.prom
   phctl drift . --notify "$SLACK_WEBHOOK_URL" --heartbeat
-  phctl drift . --adopt && git diff             # accept live changes as a pull request`,
+  phctl drift . --adopt && git diff             # accept live changes as a pull request
+  phctl drift . --adopt --applied ../applied    # …and deletions made live (last applied commit)`,
     )
     .action(
       async (
         paths: string[],
-        o: DriftFlags & { format: string; adopt?: boolean },
+        o: DriftFlags & { format: string; adopt?: boolean; applied?: string; journal?: string },
         cmd: Command,
       ) => {
         const started = Date.now();
@@ -89,6 +94,14 @@ Examples:
         const { checkDriftFlags } = await import("./drift-flags.js");
         const format = checkFormat(o.format);
         const outputs = checkDriftFlags(paths, o);
+        if (o.applied !== undefined && !o.adopt) {
+          const { userError } = await import("../errors.js");
+          throw userError(
+            "BAD_FLAG",
+            "--applied goes with --adopt (it tells deletions made live from declarations not applied yet)",
+          );
+        }
+        const prep = o.adopt ? (await import("./drift-adopt.js")).prepareAdopt(o) : undefined;
         // The state file is the config's, like the journal: beside phctl.yaml.
         if (o.state === undefined) {
           const [{ configDirOf }, { DEFAULT_STATE_FILE }] = await Promise.all([
@@ -123,8 +136,12 @@ Examples:
         let run;
         try {
           // Live rules too: every live object, managed or not.
-          run = await makePlan(paths, cmd, undefined, { liveRules: true });
+          run = await makePlan(paths, cmd, undefined, {
+            liveRules: true,
+            ...(prep ? { alongside: (state) => prep.alongside(state) } : {}),
+          });
         } catch (e) {
+          prep?.release();
           await deliver(undefined, e);
           throw e;
         }
@@ -148,9 +165,13 @@ Examples:
           process.exitCode = 2;
           if (o.adopt) {
             const { adoptStep } = await import("./drift-adopt.js");
-            await adoptStep(run, { json: format === "json" });
+            await adoptStep(run, {
+              json: format === "json",
+              ...(prep ? { evidence: prep.evidence(run, run.alongside) } : {}),
+            });
           }
         }
+        prep?.release();
         await deliver(plan);
       },
     );

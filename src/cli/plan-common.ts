@@ -10,7 +10,7 @@ import { loadManifests } from "../manifest/load.js";
 import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
 import type { ApiClient } from "../api/client.js";
 import type { Plan } from "../engine/plan.js";
-import type { JournalFacts } from "../engine/read-context.js";
+import { ReadContext, type JournalFacts } from "../engine/read-context.js";
 import { runPlan } from "../engine/run-plan.js";
 import { renderJson } from "../render/json.js";
 import { renderMarkdown } from "../render/markdown.js";
@@ -128,31 +128,56 @@ export function readProgress(
 
 /**
  * Load, connect, plan. The caller closes the connection (apply keeps using it). `liveRules`:
- * run the policies' live rules over the live objects too (drift).
+ * run the policies' live rules over the live objects too (drift). `alongside`: called once
+ * the config is loaded, before anything is read; the config it returns is planned against
+ * the same live reads (read once), without reference checks (drift --adopt: the last applied
+ * commit's config).
  */
 export async function makePlan(
   paths: string[],
   cmd: Command,
   targets?: string[],
-  o: { liveRules?: boolean } = {},
-): Promise<PlanRun> {
+  o: {
+    liveRules?: boolean;
+    alongside?: (state: DesiredState) => Promise<DesiredState | undefined>;
+  } = {},
+): Promise<PlanRun & { alongside?: Plan }> {
   const { state, diagnostics, files, policies } = await loadOrFail(paths);
+  const other = o.alongside ? await o.alongside(state) : undefined;
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {
     const api = connection.client;
-    const plan = await readProgress(cmd.name(), "live state", api, cmd.optsWithGlobals()).around(
-      () =>
+    const rc = new ReadContext(api, facts);
+    const [plan, alongside] = await readProgress(
+      cmd.name(),
+      "live state",
+      api,
+      cmd.optsWithGlobals(),
+    ).around(() =>
+      Promise.all([
         runPlan({
           api,
           state,
           apiUrl,
           diagnostics,
           facts,
+          rc,
           policies: { ...policies, live: o.liveRules === true },
           ...(targets && targets.length > 0 ? { targets } : {}),
         }),
+        other
+          ? runPlan({ api, state: other, apiUrl, facts, rc, checkReferences: false })
+          : undefined,
+      ]),
     );
-    return { plan, state, files, connection, close: () => connection.close() };
+    return {
+      plan,
+      state,
+      files,
+      connection,
+      close: () => connection.close(),
+      ...(alongside ? { alongside } : {}),
+    };
   } catch (e) {
     await connection.close();
     throw e;

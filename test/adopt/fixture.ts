@@ -120,13 +120,30 @@ export interface RoundTrip {
   after: Plan;
 }
 
-/** Plan the examples of `dir`, adopt the drift, write it, and plan again. */
-export async function driftAdoptPlan(t: TestServer, dir: string): Promise<RoundTrip> {
+/**
+ * Plan the examples of `dir`, adopt the drift, write it, and plan again. Adoption's evidence
+ * is the plan of the config applied, as `drift --adopt --applied DIR` gives it: `applied`,
+ * else the config of `dir` (the fixture applied it).
+ */
+export async function driftAdoptPlan(
+  t: TestServer,
+  dir: string,
+  applied?: DesiredState,
+): Promise<RoundTrip> {
   const api = client(t);
   try {
     const before = await load(dir);
     const drift = await runPlan({ api, state: before.state, apiUrl: t.url });
-    const result = adopt({ plan: drift, state: before.state, files: before.files, cwd: dir });
+    const was = applied
+      ? await runPlan({ api, state: applied, apiUrl: t.url, checkReferences: false })
+      : drift;
+    const result = adopt({
+      plan: drift,
+      state: before.state,
+      files: before.files,
+      cwd: dir,
+      evidence: { applied: was },
+    });
     const written = writeAdopted(result.files, dir);
     const after = await runPlan({ api, state: (await load(dir)).state, apiUrl: t.url });
     return { drift, result, written, after };

@@ -7,6 +7,7 @@
  * list entries (fixture.ts's LAYERS), the removals of those entries more likely.
  */
 import fc from "fast-check";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { documentOf } from "../../src/adopt/places.js";
@@ -16,6 +17,7 @@ import {
   convergedDatabase,
   driftAdoptPlan,
   entryLines,
+  load,
   readTree,
   serverFrom,
   workdir,
@@ -86,9 +88,48 @@ async function holds(
 describe("drift --adopt, property", () => {
   it("random live mutations → adopt → plan shows no changes; comments and untouched documents kept", async () => {
     await holds(db, mutation, false, 15);
-  });
+  }, 120_000);
 
   it("with Defaults layers that give list entries: the same", async () => {
     await holds(layered, fc.oneof(layerMutation, layerMutation, mutation), true, 10);
-  });
+  }, 120_000);
+
+  it("declarations merged and not applied survive any live mutations: the plan after adopt is their creates", async () => {
+    let count = 0;
+    const names = fc.uniqueArray(fc.stringMatching(/^[a-z]{3,8}$/), { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        names,
+        async (ms, users) => {
+          count++;
+          const t = await serverFrom(db);
+          try {
+            const api = client(t);
+            for (const m of ms) await mutate(api, m, t);
+            await api.close();
+            const dir = workdir();
+            const applied = (await load(dir)).state;
+            const file = join(dir, "examples/users/merged.yaml");
+            const merged = users
+              .map(
+                (u) =>
+                  `apiVersion: phctl/v1\nkind: User\nmetadata:\n  name: merged-${u}\nspec:\n  firstName: M\n  lastName: U\n  externalEmail: merged-${u}@example.org\n`,
+              )
+              .join("---\n");
+            writeFileSync(file, merged);
+            const r = await driftAdoptPlan(t, dir, applied);
+            expect(readFileSync(file, "utf8")).toBe(merged);
+            expect(entryLines(r.after).map((l) => l.split(" ").slice(0, 2).join(" "))).toEqual(
+              users.map((u) => `create user/merged-${u}`).sort(),
+            );
+          } finally {
+            await t.close();
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
+    expect(count).toBe(8);
+  }, 120_000);
 });

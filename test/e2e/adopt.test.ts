@@ -59,6 +59,7 @@ describe("phctl drift --adopt", () => {
       "phctl: adopt: project/ci-tools: title as live has it (examples/projects/ci-tools.yaml)",
       "phctl: adopt: project/trusted-firmware-a/access/reporters/user/bwong: removed, gone live (examples/projects/trusted-firmware-a.yaml)",
       "phctl: adopt: not adopted: project/old-tools (Project): no manifest declares it; export writes its Project document — phctl export --organization acme --only project/old-tools --out phctl-export",
+      "phctl: adopt: adopted as drift without --applied: a change merged and not applied yet would read as drift too (check the diff before it is merged, or pass --applied DIR)",
       "phctl: adopt: 3 entries adopted in 3 files: a plan of the adopted manifests shows no changes for them; 1 not adopted (above)",
     ]);
     const after = readTree(join(dir, "examples"));
@@ -118,6 +119,7 @@ describe("phctl drift --adopt", () => {
             command: "phctl export --organization acme --only project/old-tools --out phctl-export",
           },
         ],
+        note: "adopted as drift without --applied: a change merged and not applied yet would read as drift too (check the diff before it is merged, or pass --applied DIR)",
       },
     });
     expect(readFileSync(join(dir, "examples/projects/mbed-tls.yaml"), "utf8")).toContain(
