@@ -9,7 +9,6 @@
  * prints the same line plus the stack with --verbose — through source maps, so the stack
  * names src/ files and lines. Never a token.
  */
-import { boundRegexBacktracking } from "../regex-fallback.js";
 import { VERSION } from "../version.js";
 import { loadBundle } from "./bundle-load.js";
 import type * as Program from "./program.js";
@@ -21,9 +20,6 @@ import type { Register } from "./program.js";
  */
 declare const PHCTL_BUNDLE:
   { valueFlags: string[]; flags: string[]; commands: string[] } | undefined;
-
-// Before any bundle loads: their code caches are made under the same V8 flags.
-boundRegexBacktracking();
 
 // A closed pipe (`phctl … | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {

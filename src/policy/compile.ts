@@ -10,10 +10,11 @@ import { formatPath, makeDiagnostic } from "../manifest/diagnostics.js";
 import { didYouMean } from "../manifest/hints.js";
 import type { FieldPath } from "../manifest/positions.js";
 import type { Diagnostic } from "../manifest/types.js";
-import { constantCost, costOf } from "./cost.js";
+import { constantCost, costOf, COST_LIMIT, largestList, type CostSizes } from "./cost.js";
 import { checkEnv, evaluationEnv, fieldNames } from "./env.js";
 import { exceptionDiagnostics, exceptionInfo } from "./exceptions.js";
 import { caret, diskText, locateOffset, type TextOf } from "./position.js";
+import { constantPattern, matchesCalls, patternProblem, withRe2 } from "./re2.js";
 import type { CompiledPolicy, CompiledRule } from "./types.js";
 
 export interface CompileOptions {
@@ -45,6 +46,7 @@ function compileExpression(
   want: "bool" | "string",
   text: TextOf,
   out: Diagnostic[],
+  params: Record<string, unknown>,
 ): Compiled | undefined {
   const at = doc.handle.at(path, "value");
   const where = { kind: "Policy", name: doc.name, path: formatPath(path) };
@@ -83,7 +85,28 @@ function compileExpression(
     );
     return undefined;
   }
-  const parsed = evaluationEnv().parse(expression);
+  // matches() runs on RE2: a constant pattern RE2 refuses is an error here, at its column.
+  const original = evaluationEnv().parse(expression);
+  const calls = matchesCalls(original.ast, expression);
+  let refused = false;
+  for (const c of calls) {
+    const pattern = constantPattern(c.pattern, params);
+    const problem = pattern === undefined ? undefined : patternProblem(pattern);
+    if (problem === undefined) continue;
+    refused = true;
+    const offset = c.pattern.range.start;
+    const d = makeDiagnostic(
+      "error",
+      "policy-expression",
+      locateOffset(at, expression, offset, text(at.file)),
+      `rule ${ruleName(doc, path)}: ${String(path[path.length - 1])}: ${problem}`,
+      where,
+    );
+    d.excerpt = caret(expression, offset, c.pattern.range.end - offset);
+    out.push(d);
+  }
+  if (refused) return undefined;
+  const parsed = calls.length > 0 ? evaluationEnv().parse(withRe2(expression, calls)) : original;
   return { run: parsed, cost: costOf(parsed.ast) };
 }
 
@@ -122,6 +145,7 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
       );
   });
   const env = checkEnv(scope, kind, params);
+  const paramsList = largestList(params);
   const rules: CompiledRule[] = [];
   const seen = new Set<string>();
   spec.rules.forEach((r, i) => {
@@ -145,6 +169,7 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
       "bool",
       text,
       out,
+      params,
     );
     const msg =
       r.messageExpression !== undefined
@@ -156,17 +181,39 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
             "string",
             text,
             out,
+            params,
           )
         : undefined;
     if (!check || (r.messageExpression !== undefined && !msg)) return;
     const fixed = r.message ?? `rule ${r.name} does not hold`;
+    // A comprehension may iterate the params' lists as well as the input's.
+    const cost =
+      paramsList === 0
+        ? check.cost
+        : (s: CostSizes) => check.cost({ ...s, list: Math.max(s.list, paramsList) });
+    const least = cost({ list: 0, users: 0 });
+    if (least > COST_LIMIT) {
+      out.push(
+        makeDiagnostic(
+          "error",
+          "policy-cost",
+          doc.handle.at([...base, "expression"], "value"),
+          `rule ${r.name}: over the evaluation cost limit on its params alone (${least.toLocaleString("en-US")} > ${COST_LIMIT.toLocaleString("en-US")} steps)`,
+          {
+            ...where,
+            hint: "nest fewer comprehensions over params lists, or shorten the lists",
+          },
+        ),
+      );
+      return;
+    }
     rules.push({
       name: r.name,
       source: doc.handle.at([...base, "expression"], "value"),
       check: check.run,
       message: msg ? (vars) => String(msg.run(vars)) : () => fixed,
-      cost: check.cost,
-      ...(constantCost(check.cost) ? { fixedCost: check.cost({ list: 0, users: 0 }) } : {}),
+      cost,
+      ...(constantCost(cost) ? { fixedCost: least } : {}),
     });
   });
   const exceptions = (spec.exceptions ?? []).map((e, i) =>

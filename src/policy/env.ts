@@ -6,10 +6,10 @@
  * at load, and the library's typed evaluation would want every nested mapping converted.
  */
 import { Environment } from "@marcbachmann/cel-js";
-import { boundRegexBacktracking } from "../regex-fallback.js";
 import type { SelectKind } from "../layers/selector.js";
 import { kindSchema } from "../manifest/schema/index.js";
 import type { PolicyScope } from "../manifest/schema/policy.js";
+import { re2Matches, RE2_FUNCTION } from "./re2.js";
 import { celType, shapeOf, shapeOfValue, type ObjectShape, type Shape } from "./shape.js";
 
 /**
@@ -127,15 +127,17 @@ export function checkEnv(
 
 let evalEnv: Environment | undefined;
 /**
- * The untyped environment rules run in; a rule's `matches()` cannot backtrack without end
- * (src/regex-fallback.ts: the CLI turned that on at its start, a library user here).
+ * The untyped environment rules run in. A rule's `matches()` is evaluated as RE2_FUNCTION,
+ * on RE2 (re2.ts: linear time, whatever the pattern).
  */
 export function evaluationEnv(): Environment {
-  boundRegexBacktracking();
   evalEnv ??= new Environment(OPTIONS)
     .registerVariable("object", "dyn")
     .registerVariable("users", "dyn")
     .registerVariable("change", "dyn")
-    .registerVariable("params", "dyn");
+    .registerVariable("params", "dyn")
+    .registerFunction(`string.${RE2_FUNCTION}(string): bool`, (s: string, p: string) =>
+      re2Matches(s, p),
+    );
   return evalEnv;
 }

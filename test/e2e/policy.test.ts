@@ -141,3 +141,36 @@ spec:
     );
   }, 30_000);
 });
+
+describe("matches() runs on RE2", () => {
+  it("a backreference that took minutes to evaluate is a load error at its file:line:col, at once", async () => {
+    const dir = config("re2", {
+      "policies/titles.yaml": `apiVersion: phctl/v1
+kind: Policy
+metadata: { name: titles }
+spec:
+  select: { kind: Project }
+  enforcement: warn
+  rules:
+    - name: doubled
+      expression: '!object.spec.title.matches("^(a+)+\\\\1$")'
+`,
+      "slow.yaml": `apiVersion: phctl/v1
+kind: Project
+metadata: { name: slow-title }
+spec:
+  title: ${"a".repeat(35)}!
+  visibility: private
+  access: { admins: [jdoe, asmith] }
+`,
+    });
+    const started = performance.now();
+    const r = await phctl(["validate", dir], env, ROOT);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      "policies/titles.yaml:9:47 Policy titles: rule doubled: expression: invalid RE2 pattern `^(a+)+\\1$`: invalid escape sequence: `\\1`: matches() uses RE2 syntax, which has no backreferences",
+    );
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/at .*\.js:\d+/);
+  }, 30_000);
+});
