@@ -2,7 +2,8 @@
  * `phctl report access|delivery [PATH…]`: the access review or the delivery metrics of the
  * service the config names, as html, markdown, csv or json (src/report/ builds the data,
  * src/render/report-*.ts renders it). A section that could not be read (the git host's
- * DORA API, say) is shown as failed and the command exits 1, unless `--allow-partial`.
+ * DORA API, an organization's last-login search) is shown as failed and the command exits
+ * 1, unless `--allow-partial`; what depends on it reads "unknown", never 0.
  *
  * Where it goes: stdout, or `--out FILE`. CSV is one file per table: `--out DIR` writes
  * every table as DIR/<table>.csv; `--out <table>.csv` writes that one table.
@@ -148,7 +149,7 @@ Examples:
       const failed = report.sections.filter((s) => s.status === "failed");
       for (const s of failed)
         process.stderr.write(
-          `phctl: report ${kind}: ${s.title} could not be read: ${s.error ?? ""}${s.set?.length ? `; set ${s.set.join(" or ")}` : ""}${o.allowPartial ? "" : " (--allow-partial exits 0)"}\n`,
+          `phctl: report ${kind}: ${s.title} could not be read: ${s.error ?? ""}${s.set?.length ? `; set ${s.set.join(" or ")}` : ""}${s.next ? `; ${s.next}` : ""}${o.allowPartial ? "" : " (--allow-partial exits 0)"}\n`,
         );
       if (failed.length > 0 && !o.allowPartial) process.exitCode = 1;
     });

@@ -25,7 +25,7 @@ function head(r: Report): string[] {
   out.push(`Made ${when} by phctl ${r.phctlVersion} from ${mdText(r.apiUrl)}${extra}.`, "");
   for (const s of r.sections.filter((x) => x.status === "failed"))
     out.push(
-      `> **${mdText(s.title)} could not be read:** ${mdText(s.error ?? "")}${s.set?.length ? ` — set ${s.set.map((x) => `\`${x}\``).join(" or ")}` : ""}`,
+      `> **${mdText(s.title)} could not be read:** ${mdText(s.error ?? "")}${s.set?.length ? ` — set ${s.set.map((x) => `\`${x}\``).join(" or ")}` : ""}${s.next ? ` — ${mdText(s.next)}` : ""}`,
       "",
     );
   return out;
@@ -34,7 +34,8 @@ function head(r: Report): string[] {
 /** A table with as many whole rows as fit in `budget` (at least its header and the cut note). */
 function table(t: ReportTable, budget: number, emptyNote: string): string {
   const top = [`### ${mdText(t.title)}`, ""];
-  if (t.rows.length === 0) return [...top, emptyNote, ""].join("\n");
+  if (t.note) top.push(`> ${mdText(t.note)}`, "");
+  if (t.rows.length === 0) return [...top, ...(t.note ? [] : [emptyNote, ""])].join("\n");
   const headers = t.compact?.headers ?? t.headers;
   top.push(line(headers), `|${headers.map(() => " --- ").join("|")}|`);
   const rows = t.compact
@@ -52,7 +53,8 @@ function table(t: ReportTable, budget: number, emptyNote: string): string {
 }
 
 /** The smallest a table can be: its title and the cut note. */
-const minimum = (t: ReportTable) => t.title.length + t.headers.join(" | ").length * 2 + 120;
+const minimum = (t: ReportTable) =>
+  t.title.length + (t.note?.length ?? 0) + t.headers.join(" | ").length * 2 + 120;
 
 /** The report as markdown, at most `limit` characters. */
 export function renderReportMarkdown(r: Report, limit = MARKDOWN_LIMIT): string {

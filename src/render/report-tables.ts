@@ -28,9 +28,13 @@ export interface ReportTable {
   rows: Cell[][];
   /** A narrower form for people (markdown, html), when the full one is too wide to read. */
   compact?: { headers: string[]; rows: string[][] };
+  /** A line for people above the rows (markdown): why a finding is unknown, what to do. */
+  note?: string;
 }
 
 export const NO_DATA = "no data";
+/** A value that could not be read (a last login, a finding that needs it): never 0. */
+export const UNKNOWN = "unknown";
 
 const t = (s: string | null | undefined): Cell => ({ raw: s ?? null, text: s ?? "" });
 const n = (v: number | null): Cell => ({ raw: v, text: v === null ? NO_DATA : String(v) });
@@ -60,10 +64,12 @@ const via = (r: AccessRow) =>
     ? "direct"
     : `${r.via.kind === "userTeam" ? "user team" : "organization team"} ${r.via.team ?? ""}`;
 
-/** A last login: the day, "never", or "unknown" (not read, or a team). */
+const unknown: Cell = { raw: UNKNOWN, text: UNKNOWN };
+
+/** A last login: the day, "never", or "unknown" (not read). */
 const login = (l: string | null | undefined): Cell =>
   l === undefined
-    ? { raw: null, text: "unknown" }
+    ? unknown
     : l === null
       ? { raw: "never", text: "never" }
       : { raw: l, text: l.slice(0, 10) };
@@ -80,6 +86,13 @@ function accessRowCells(r: AccessRow): Cell[] {
     r.principalKind === "user" ? login(r.lastLogin) : t(""),
   ];
 }
+
+/** A finding's count for people: the number, or "unknown" (never 0 for it). */
+export const findingCount = (f: Finding): string => (f.count === null ? UNKNOWN : String(f.count));
+
+/** Why a finding is unknown, as every format says it: "unknown: the last-login search …". */
+export const unknownWords = (f: Finding): string =>
+  f.unknown ? `${UNKNOWN}: ${f.unknown.reason}` : f.count === null ? UNKNOWN : "";
 const ACCESS_HEADERS = [
   "Principal",
   "Kind",
@@ -91,12 +104,17 @@ const ACCESS_HEADERS = [
   "Last login",
 ];
 
+/** What an unknown finding says above its rows: why, and what was found all the same. */
+export const unknownNote = (f: Finding): string =>
+  `${unknownWords(f)}.${f.rows.length ? ` Found among the users whose last login was read: ${f.rows.length}.` : ""}`;
+
 function findingTable(name: string, title: string, f: Finding): ReportTable {
   return {
     name,
     title,
     headers: ["Principal", "Project", "Level", "Detail"],
     rows: f.rows.map((r) => [t(r.principal), t(r.project), t(r.level), t(r.detail)]),
+    ...(f.count === null ? { note: unknownNote(f) } : {}),
   };
 }
 
@@ -105,10 +123,19 @@ function accessTables(r: AccessReport): ReportTable[] {
     {
       name: "findings",
       title: "Findings",
-      headers: ["Finding", "Count"],
-      rows: r.findings.map((f) => [{ raw: f.id, text: f.title }, n(f.count)]),
+      // The note: why a count is unknown (CSV has no other place to say it).
+      headers: ["Finding", "Count", "Note"],
+      rows: r.findings.map((f) => [
+        { raw: f.id, text: f.title },
+        f.count === null ? unknown : n(f.count),
+        t(unknownWords(f)),
+      ]),
+      compact: {
+        headers: ["Finding", "Count"],
+        rows: r.findings.map((f) => [f.title, findingCount(f)]),
+      },
     },
-    ...r.findings.map((f) => findingTable(`finding-${f.id}`, `${f.title} (${f.count})`, f)),
+    ...r.findings.map((f) => findingTable(`finding-${f.id}`, `${f.title} (${findingCount(f)})`, f)),
   ];
   if (r.since) {
     const s = r.since;
@@ -129,6 +156,7 @@ function accessTables(r: AccessReport): ReportTable[] {
         [
           ["new", s.newFindings],
           ["resolved", s.resolvedFindings],
+          ["not checked", s.notChecked ?? []],
         ] as const
       ).flatMap(([change, findings]) =>
         findings.flatMap((f) =>
@@ -169,7 +197,7 @@ function accessTables(r: AccessReport): ReportTable[] {
         yes(u.declared),
         yes(u.serviceAccount),
         login(u.lastLogin),
-        u.daysSinceLogin === undefined ? t("") : n(u.daysSinceLogin),
+        u.daysSinceLogin === undefined ? unknown : n(u.daysSinceLogin),
         n(u.projects),
         t(u.highest),
       ]),
@@ -328,9 +356,12 @@ export function reportTables(r: Report): ReportTable[] {
   return r.kind === "access" ? accessTables(r) : deliveryTables(r);
 }
 
-/** Which section a table belongs to (a failed section is shown instead of its tables). */
+/**
+ * Which section a table belongs to (a failed section is shown instead of its tables). Every
+ * access table is the access read's: a user whose last login is unknown says "unknown".
+ */
 export function sectionOfTable(r: Report, name: string): string {
-  if (r.kind === "access") return name === "users" ? "lastLogin" : "access";
+  if (r.kind === "access") return "access";
   if (name === "dora-bands") return "bands";
   if (name.startsWith("dora")) return "dora";
   if (name.startsWith("ci")) return "ci";

@@ -22,6 +22,7 @@ import type {
 } from "../engine/readers.js";
 import type { DesiredState } from "../manifest/types.js";
 import { findings } from "./findings.js";
+import { failuresThatMatter, lastLoginOf, loginFailureWords, type LoginsRead } from "./logins.js";
 import { daysSince } from "./span.js";
 import type { AccessProject, AccessRow, AccessUser, Finding, Grade } from "./types.js";
 
@@ -52,8 +53,8 @@ export interface AccessInput {
   parentOrganization: string;
   organizations: readonly LiveOrganization[];
   users: readonly LiveUser[];
-  /** Last login per username (null: never); undefined when it could not be read. */
-  logins: ReadonlyMap<string, string | null> | undefined;
+  /** The last-login searches: what they answered and which failed (logins.ts). */
+  logins: LoginsRead;
   teams: readonly LiveTeam[];
   orgTeams: readonly LiveOrgTeam[];
   projects: readonly LiveProject[];
@@ -98,15 +99,24 @@ const compareRows = (a: AccessRow, b: AccessRow) =>
   a.principal.localeCompare(b.principal) ||
   (a.via.team ?? "").localeCompare(b.via.team ?? "");
 
+/** Why some last logins are unknown (the searches that failed), or undefined: all known. */
+function unknownLogins(input: AccessInput) {
+  const failed = failuresThatMatter(input.logins, input.users);
+  return failed.length === 0
+    ? undefined
+    : { organizations: failed.map((f) => f.organization), reason: loginFailureWords(failed) };
+}
+
 /** Build the access review's tables and findings. */
 export function buildAccess(input: AccessInput): AccessData {
   const declared = declaredSets(input.state);
   const userByName = new Map(input.users.map((u) => [u.username, u]));
   const orgTeamOrg = new Map(input.orgTeams.map((t) => [t.path, t.org_name]));
-  const login = (username: string): Pick<AccessRow, "lastLogin"> =>
-    input.logins === undefined || !userByName.has(username)
-      ? {}
-      : { lastLogin: input.logins.get(username) ?? null };
+  const login = (username: string): Pick<AccessRow, "lastLogin"> => {
+    const u = userByName.get(username);
+    const last = u === undefined ? undefined : lastLoginOf(input.logins, u);
+    return last === undefined ? {} : { lastLogin: last };
+  };
   const rows: AccessRow[] = [];
   const userRow = (
     username: string,
@@ -180,7 +190,7 @@ export function buildAccess(input: AccessInput): AccessData {
   const declaredUsers = new Set(input.state.users.map((u) => u.username));
   const users: AccessUser[] = input.users
     .map((u): AccessUser => {
-      const last = input.logins === undefined ? undefined : (input.logins.get(u.username) ?? null);
+      const last = lastLoginOf(input.logins, u);
       return {
         username: u.username,
         organization: u.organization,
@@ -227,7 +237,7 @@ export function buildAccess(input: AccessInput): AccessData {
       organizations: input.organizations,
       parentOrganization: input.parentOrganization,
       inactiveDays: input.inactiveDays,
-      loginsKnown: input.logins !== undefined,
+      loginsUnknown: unknownLogins(input),
       nowMs: input.nowMs,
       created: new Map(input.users.map((u) => [u.username, u.dateCreated])),
     }),

@@ -11,8 +11,9 @@
  *   (one with a parent) with write or admin on a project of the parent organization;
  * - service-account-admin: users matching a service-account pattern who hold admins.
  *
- * The two login findings need the last logins: when they could not be read, their rows
- * are empty and the report's lastLogin section says why.
+ * The two login findings need the last logins: when an organization's could not be read,
+ * they are unknown — `count: null` and `unknown` says which search failed — and list only
+ * the rows found among the users whose last login was read. Never 0 for unknown.
  */
 import type { LiveOrganization } from "../engine/readers.js";
 import { daysSince } from "./span.js";
@@ -23,6 +24,7 @@ import type {
   Finding,
   FindingId,
   FindingRow,
+  FindingUnknown,
 } from "./types.js";
 
 /** What the findings are computed from. */
@@ -33,7 +35,8 @@ export interface FindingsInput {
   organizations: readonly LiveOrganization[];
   parentOrganization: string;
   inactiveDays: number;
-  loginsKnown: boolean;
+  /** Why some users' last logins are unknown; undefined when all were read. */
+  loginsUnknown: FindingUnknown | undefined;
   nowMs: number;
   /** When each user was created (ISO), for the never-logged-in rows. */
   created: ReadonlyMap<string, string>;
@@ -78,8 +81,13 @@ function writeRowsByUser(rows: readonly AccessRow[]): Map<string, AccessRow[]> {
   return out;
 }
 
+/** The findings that need last logins: unknown when some could not be read. */
+export const LOGIN_FINDINGS: ReadonlySet<FindingId> = new Set([
+  "inactive-with-write",
+  "never-logged-in",
+]);
+
 function inactive(i: FindingsInput): FindingRow[] {
-  if (!i.loginsKnown) return [];
   const writes = writeRowsByUser(i.rows);
   return i.users
     .filter(
@@ -102,7 +110,6 @@ function inactive(i: FindingsInput): FindingRow[] {
 }
 
 function neverLoggedIn(i: FindingsInput): FindingRow[] {
-  if (!i.loginsKnown) return [];
   return i.users
     .filter((u) => u.lastLogin === null)
     .map((u) => {
@@ -182,11 +189,14 @@ const RULES: Record<FindingId, (i: FindingsInput) => FindingRow[]> = {
   "service-account-admin": serviceAdmin,
 };
 
-/** Every finding, in a fixed order, with its rows. */
+/** Every finding, in a fixed order, with its rows (users of unknown last login have none). */
 export function findings(i: FindingsInput): Finding[] {
   return (Object.keys(RULES) as FindingId[]).map((id) => {
     const rows = RULES[id](i);
-    return { id, title: findingTitle(id, i.inactiveDays), count: rows.length, rows };
+    const title = findingTitle(id, i.inactiveDays);
+    return i.loginsUnknown && LOGIN_FINDINGS.has(id)
+      ? { id, title, count: null, unknown: i.loginsUnknown, rows }
+      : { id, title, count: rows.length, rows };
   });
 }
 

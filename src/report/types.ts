@@ -9,7 +9,9 @@
  *   "no data", never 0 and never a ratio of zero by zero.
  * - Dates are ISO 8601: days as `yyyy-MM-dd`, instants with time and zone.
  * - A section that could not be read is listed in `sections` with `status: "failed"`, what
- *   failed and what to set; its data is then empty (never guessed).
+ *   failed and what to set or do; its data is then empty (never guessed).
+ * - A finding that could not be checked (the last logins of an organization unread) has
+ *   `count: null` and says why in `unknown`: unknown is never 0.
  * - New fields are added, never renamed; `formatVersion` changes when a field's meaning does.
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
@@ -41,6 +43,9 @@ export const SectionStatus = obj(
       Type.Array(Type.String(), {
         description: "what to set to fix it, e.g. PHCTL_GIT_TOKEN, --git-api-url",
       }),
+    ),
+    next: Type.Optional(
+      Type.String({ description: "what to do about it, for people (e.g. run it again)" }),
     ),
   },
   "how one section of the report was read",
@@ -160,10 +165,26 @@ export const FindingRow = obj(
 );
 export type FindingRow = Static<typeof FindingRow>;
 
+export const FindingUnknown = obj(
+  {
+    organizations: Type.Array(Type.String(), {
+      description: "the organizations whose last-login search failed",
+    }),
+    reason: Type.String({
+      description: 'for people: "the last-login search of organization X failed (…)"',
+    }),
+  },
+  "why a finding could not be checked: its rows are those found among the users whose last login was read",
+);
+export type FindingUnknown = Static<typeof FindingUnknown>;
+
 export const Finding = obj({
   id: StringEnum(FINDING_IDS),
   title: Type.String(),
-  count: Type.Integer(),
+  count: Nullable(
+    Type.Integer({ description: "its rows; null: unknown (see `unknown`), never 0 for it" }),
+  ),
+  unknown: Type.Optional(FindingUnknown),
   rows: Type.Array(FindingRow),
 });
 export type Finding = Static<typeof Finding>;
@@ -175,6 +196,12 @@ export const AccessChanges = obj(
     revoked: Type.Array(AccessRow),
     newFindings: Type.Array(Finding, { description: "per finding, the rows that are new" }),
     resolvedFindings: Type.Array(Finding, { description: "per finding, the rows that are gone" }),
+    notChecked: Type.Optional(
+      Type.Array(Finding, {
+        description:
+          "per finding, rows one of the two reviews could not check (a last login unknown): neither new nor resolved; each row's detail says why",
+      }),
+    ),
   },
   "what changed since the report given with --since",
 );

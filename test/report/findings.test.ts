@@ -80,7 +80,7 @@ function input(o: Partial<AccessInput>): AccessInput {
       { id: 2, name: "partner", parentOrganization: "acme" },
     ] as unknown as AccessInput["organizations"],
     users: [],
-    logins: new Map(),
+    logins: { seen: new Map(), failed: [] },
     teams: [],
     orgTeams: [],
     projects: [],
@@ -90,6 +90,10 @@ function input(o: Partial<AccessInput>): AccessInput {
     ...o,
   };
 }
+const seen = (entries: [string, string | null][]): AccessInput["logins"] => ({
+  seen: new Map(entries),
+  failed: [],
+});
 const rowsOf = (i: AccessInput, id: FindingId) =>
   buildAccess(i).findings.find((f) => f.id === id)!.rows;
 
@@ -97,7 +101,7 @@ describe("findings", () => {
   it("inactive ≥ N days with write or admin: not a reader, not a recent user", () => {
     const i = input({
       users: ["old", "reader", "recent"].map((u) => liveUser(u)),
-      logins: new Map([
+      logins: seen([
         ["old", ago(90)],
         ["reader", ago(300)],
         ["recent", ago(89)],
@@ -105,13 +109,14 @@ describe("findings", () => {
       projects: [project("p", "acme", { admins: ["old", "recent"], reporters: ["reader"] })],
     });
     expect(rowsOf(i, "inactive-with-write").map((r) => r.principal)).toEqual(["old"]);
-    expect(rowsOf({ ...i, logins: undefined }, "inactive-with-write")).toEqual([]);
+    const failed = { ...i, logins: { seen: new Map(), failed: [{ organization: "acme", error: "503" }] } }; // prettier-ignore
+    expect(rowsOf(failed, "inactive-with-write")).toEqual([]);
   });
 
   it("never logged in", () => {
     const i = input({
       users: [liveUser("a"), liveUser("b")],
-      logins: new Map([
+      logins: seen([
         ["a", null],
         ["b", ago(1)],
       ]),
@@ -177,6 +182,114 @@ describe("findings", () => {
       ],
     });
     expect(rowsOf(i, "service-account-admin").map((r) => r.principal)).toEqual(["deploy-bot"]);
+  });
+});
+
+describe("a last-login search that fails (issue 34, defect 6)", () => {
+  // a and n are acme's, p and q partner's; a and p hold admin and last logged in long ago,
+  // n and q never did.
+  const users = [liveUser("a"), liveUser("n"), liveUser("p", "partner"), liveUser("q", "partner")];
+  const projects = [project("x", "acme", { admins: ["a", "p"] })];
+  const all: [string, string | null][] = [
+    ["a", ago(200)],
+    ["n", null],
+    ["p", ago(300)],
+    ["q", null],
+  ];
+  const known = input({ users, projects, logins: seen(all) });
+  /** acme's search failed; partner's listed its own users. */
+  const acmeFailed = input({
+    users,
+    projects,
+    logins: {
+      seen: new Map(all.filter(([u]) => u === "p" || u === "q")),
+      failed: [{ organization: "acme", error: "GET …: 503 UNAVAILABLE" }],
+    },
+  });
+  const finding = (i: AccessInput, id: FindingId) => buildAccess(i).findings.find((f) => f.id === id)!; // prettier-ignore
+
+  it("the login findings are unknown (null, and why), never 0; the rows of users read are kept", () => {
+    for (const [id, found] of [
+      ["inactive-with-write", "p"],
+      ["never-logged-in", "q"],
+    ] as const) {
+      const f = finding(acmeFailed, id);
+      expect(f.count, id).toBeNull();
+      expect(f.unknown, id).toEqual({
+        organizations: ["acme"],
+        reason: "the last-login search of organization acme failed (GET …: 503 UNAVAILABLE)",
+      });
+      expect(
+        f.rows.map((r) => r.principal),
+        id,
+      ).toEqual([found]);
+      expect(finding(known, id).count, id).toBe(2);
+      expect(finding(known, id).unknown, id).toBeUndefined();
+    }
+    // Findings that need no last login are counted as ever.
+    expect(finding(acmeFailed, "projects-under-two-admins").count).toBe(0);
+    const data = buildAccess(acmeFailed);
+    expect(data.users.map((u) => [u.username, u.lastLogin === undefined ? "unknown" : u.lastLogin === null ? "never" : "day"])).toEqual([["a", "unknown"], ["n", "unknown"], ["p", "day"], ["q", "never"]]); // prettier-ignore
+    expect(data.rows.find((r) => r.principal === "a")?.lastLogin).toBeUndefined();
+  });
+
+  it("a customer's search fails but the parent's lists every user: nothing is unknown", () => {
+    const i = input({
+      users,
+      projects,
+      logins: { seen: new Map(all), failed: [{ organization: "partner", error: "timeout" }] },
+    });
+    expect(finding(i, "never-logged-in")).toMatchObject({ count: 2 });
+    expect(finding(i, "never-logged-in").unknown).toBeUndefined();
+  });
+
+  it("names the organizations that failed alike together", () => {
+    const i = input({
+      users,
+      logins: {
+        seen: new Map(),
+        failed: [
+          { organization: "acme", error: "429 RATE_LIMITED" },
+          { organization: "partner", error: "429 RATE_LIMITED" },
+        ],
+      },
+    });
+    expect(finding(i, "never-logged-in").unknown?.reason).toBe(
+      "the last-login search of organizations acme and partner failed (429 RATE_LIMITED)",
+    );
+  });
+
+  it("--since: a failed search resolves nothing and a row first checked now is not new", () => {
+    const json = (i: AccessInput) =>
+      JSON.stringify({ formatVersion: 1, kind: "access", generatedAt: ago(30), ...buildAccess(i) }); // prettier-ignore
+    const c = accessChanges(parsePrevious("prev.json", json(known)), buildAccess(acmeFailed));
+    expect(c.resolvedFindings).toEqual([]);
+    expect(c.newFindings).toEqual([]);
+    expect(
+      c.notChecked?.map((f) => [f.id, f.rows.map((r) => [r.principal, r.detail.split(";")[0]])]),
+    ).toEqual([
+      // prettier-ignore
+      ["inactive-with-write", [["a", "not checked: the last-login search of organization acme failed"]]], // prettier-ignore
+      ["never-logged-in", [["n", "not checked: the last-login search of organization acme failed"]]], // prettier-ignore
+    ]);
+    // The other way: last month's search failed, this month's answered.
+    const back = accessChanges(parsePrevious("prev.json", json(acmeFailed)), buildAccess(known));
+    expect(back.newFindings).toEqual([]);
+    expect(back.resolvedFindings).toEqual([]);
+    expect(back.notChecked?.flatMap((f) => f.rows.map((r) => r.principal))).toEqual(["a", "n"]);
+    expect(back.notChecked?.[0].rows[0].detail).toMatch(/^not checked on \d{4}-\d\d-\d\d \(that review could not read the last login\); now: last login /); // prettier-ignore
+  });
+
+  it("--since reads a report written before unknown existed (no users, every count a number)", () => {
+    const old = { formatVersion: 1, kind: "access", generatedAt: ago(30), rows: [], findings: [{ id: "never-logged-in", title: "Users who never logged in", count: 1, rows: [{ principal: "n", detail: "created" }] }] }; // prettier-ignore
+    const c = accessChanges(
+      parsePrevious("old.json", JSON.stringify(old)),
+      buildAccess(acmeFailed),
+    );
+    expect(c.resolvedFindings).toEqual([]);
+    expect(c.notChecked?.[0].rows.map((r) => r.principal)).toEqual(["n"]);
+    const fine = accessChanges(parsePrevious("old.json", JSON.stringify(old)), buildAccess(input({ users, logins: seen(all.map(([u]) => [u, ago(1)])) }))); // prettier-ignore
+    expect(fine.resolvedFindings.map((f) => f.rows.map((r) => r.principal))).toEqual([["n"]]);
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   FindingRow,
 } from "../../report/types.js";
 import { grantsChart, lastLoginChart } from "./access-charts.js";
+import { findingCount, unknownNote } from "../report-tables.js";
 import { count, lastLogin } from "./format.js";
 import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
@@ -41,22 +42,23 @@ function findingColumns(rows: readonly FindingRow[]): Column<FindingRow>[] {
   ];
 }
 
+/** Why a finding is unknown, and the rows found all the same (never "None."). */
+const unknownFinding = (f: Finding): Html =>
+  h`<p class="failed" data-finding-unknown="${f.id}">${unknownNote(f)}</p>`;
+
 function finding(f: Finding, prefix = "finding"): Html {
-  const cls = f.count ? "finding has-rows" : "finding";
+  const cls = f.count === null ? "finding unknown" : f.count ? "finding has-rows" : "finding";
+  const rows = f.rows.length ? table(`${prefix}-${f.id}`, findingColumns(f.rows), f.rows) : "";
   return h`<section class="${cls}" id="${prefix}-${f.id}" data-finding="${f.id}">
-    <h3>${f.title} <span class="count">${count(f.count)}</span></h3>
-    ${
-      f.count
-        ? table(`${prefix}-${f.id}`, findingColumns(f.rows), f.rows)
-        : h`<p class="ok">None.</p>`
-    }
+    <h3>${f.title} <span class="count">${f.count === null ? findingCount(f) : count(f.count)}</span></h3>
+    ${f.count === null ? h`${unknownFinding(f)}${rows}` : f.count ? rows : h`<p class="ok">None.</p>`}
   </section>`;
 }
 
 function findings(report: AccessReport): Html {
   const cols: Column<Finding>[] = [
     { head: "Finding", cell: (f) => h`<a href="#finding-${f.id}">${f.title}</a>` },
-    { head: "Rows", cell: (f) => count(f.count), numeric: true },
+    { head: "Rows", cell: (f) => (f.count === null ? findingCount(f) : count(f.count)), numeric: true }, // prettier-ignore
   ];
   return h`${table("findings", cols, report.findings)}${report.findings.map((f) => finding(f))}`;
 }
@@ -80,7 +82,8 @@ function changes(c: AccessChanges): Html {
     ${table("granted", ROW_COLUMNS, c.granted)}
     <h3>Revoked <span class="count">${count(c.revoked.length)}</span></h3>
     ${table("revoked", ROW_COLUMNS, c.revoked)}
-    ${sub("New findings", c.newFindings, "new")}${sub("Resolved findings", c.resolvedFindings, "resolved")}`;
+    ${sub("New findings", c.newFindings, "new")}${sub("Resolved findings", c.resolvedFindings, "resolved")}
+    ${c.notChecked?.length ? sub("Not checked (neither new nor resolved)", c.notChecked, "unchecked") : ""}`;
 }
 
 const PROJECT_COLUMNS: Column<AccessProject>[] = [
@@ -99,7 +102,7 @@ const USER_COLUMNS: Column<AccessUser>[] = [
   { head: "Declared", cell: (u) => yesNo(u.declared) },
   { head: "Service account", cell: (u) => yesNo(u.serviceAccount) },
   { head: "Last login", cell: (u) => lastLogin(u.lastLogin) },
-  { head: "Days", cell: (u) => (typeof u.daysSinceLogin === "number" ? count(u.daysSinceLogin) : "—"), numeric: true }, // prettier-ignore
+  { head: "Days", cell: (u) => (typeof u.daysSinceLogin === "number" ? count(u.daysSinceLogin) : u.daysSinceLogin === undefined ? "unknown" : "—"), numeric: true }, // prettier-ignore
   { head: "Projects", cell: (u) => count(u.projects), numeric: true },
   { head: "Highest", cell: (u) => u.highest ?? "none" },
 ];

@@ -12,7 +12,8 @@ export function failedNote(s: SectionStatus): Html {
     ? h` Set ${s.set.map((v, i) => h`${i ? ", " : ""}<code>${v}</code>`)}.`
     : "";
   const error = (s.error ?? "the read failed").replace(/\.$/, "");
-  return h`<div class="failed" role="alert" data-section-failed="${s.name}"><strong>${s.title}: not read.</strong> ${error}.${set}</div>`;
+  const next = s.next ? ` ${s.next.charAt(0).toUpperCase()}${s.next.slice(1).replace(/\.$/, "")}.` : ""; // prettier-ignore
+  return h`<div class="failed" role="alert" data-section-failed="${s.name}"><strong>${s.title}: not read.</strong> ${error}.${set}${next}</div>`;
 }
 
 /**
