@@ -22,7 +22,8 @@ import { ReadContext } from "../engine/read-context.js";
 import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
 import { changeScope, type ChangeScope } from "../engine/scope.js";
 import { changedLayers } from "../engine/layer-impact.js";
-import type { AppliedInfo, LayerImpact } from "../engine/plan.js";
+import { changedPolicies } from "../engine/policy-impact.js";
+import type { AppliedInfo, LayerImpact, PolicyImpact } from "../engine/plan.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import type { DesiredState, LoadResult } from "../manifest/types.js";
 import { plural } from "../render/style.js";
@@ -113,6 +114,22 @@ function withLayers(
   return { scope: { ...scope, keys }, layers: touched.layers };
 }
 
+/**
+ * A change's scope with what its Policy documents touch: a policy added, removed or altered
+ * judges the objects its old or new selector chooses (src/engine/policy-impact.ts).
+ */
+function withPolicies(
+  scope: ChangeScope,
+  before: LoadResult | undefined,
+  after: LoadResult,
+): { scope: ChangeScope; policies: PolicyImpact[] } {
+  const touched = changedPolicies(before?.policies ?? [], after.policies ?? []);
+  if (touched.keys.length === 0 || scope.settings.length > 0)
+    return { scope, policies: touched.policies };
+  const keys = [...new Set([...scope.keys, ...touched.keys])].sort();
+  return { scope: { ...scope, keys }, policies: touched.policies };
+}
+
 /** The applied config, or why it cannot be used (said on stderr; the plan says it too). */
 function appliedState(loaded: LoadResult | undefined, dir: string | undefined) {
   if (loaded === undefined || dir === undefined) return { info: { known: false, note: UNKNOWN } };
@@ -144,7 +161,8 @@ export async function makeBasePlan(
   const stranded = applied.state
     ? withLayers(changeScope(applied.state, baseState), loaded.applied, loaded.base).scope
     : undefined;
-  const found = withLayers(changeScope(baseState, state), loaded.base, loaded.head);
+  const layered = withLayers(changeScope(baseState, state), loaded.base, loaded.head);
+  const found = { ...layered, ...withPolicies(layered.scope, loaded.base, loaded.head) };
   const scope = scopeFor(o, found.scope, stranded, note);
 
   const { connection, apiUrl, facts } = await openService(state, cmd);
@@ -191,6 +209,8 @@ export async function makeBasePlan(
     // The Defaults documents this change touches, and what each selects: not the head's own.
     if (found.layers.length > 0) plan.layers = found.layers;
     else delete plan.layers;
+    // The policies this change adds, removes or alters: their objects' violations are its doing.
+    if (found.policies.length > 0) plan.policyChanges = found.policies;
     plan.stats = {
       objectsRead: common.rc.objects,
       apiCalls: api.metrics.snapshot().calls - callsBefore,

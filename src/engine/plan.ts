@@ -127,6 +127,26 @@ export const LayerImpact = Type.Object(
 );
 export type LayerImpact = Static<typeof LayerImpact>;
 
+/** With `plan --base`: a Policy document the change adds, removes or alters, and its reach. */
+export const PolicyImpact = Type.Object(
+  {
+    name: Type.String({ description: "the Policy document's metadata.name" }),
+    source: Type.Object(SourceRef.properties, {
+      additionalProperties: false,
+      description: "the Policy document's first line (the base's when it was removed)",
+    }),
+    change: StringEnum(LAYER_CHANGES, { description: "how the change alters the document" }),
+    scope: Type.String({ description: "object, change or live: what its rules judge" }),
+    objects: Type.Integer({
+      minimum: 0,
+      description:
+        "how many top-level objects its base or head selector chooses: all of them are planned, so its rules are judged on them",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PolicyImpact = Static<typeof PolicyImpact>;
+
 export const UnmanagedEntry = Type.Object(
   { key: Type.String(), kind: Type.String(), note: Type.String() },
   { additionalProperties: false, description: "a live object no manifest declares; never touched" },
@@ -316,6 +336,11 @@ export const Plan = Type.Object(
      * decide a changed field.
      */
     layers: Type.Optional(Type.Array(LayerImpact)),
+    /**
+     * With `plan --base`: the Policy documents the change adds, removes or alters. The objects
+     * they select are in the plan's scope, so the violations show what the policy change does.
+     */
+    policyChanges: Type.Optional(Type.Array(PolicyImpact)),
     /** With `plan --base`: what is known of the last commit an apply carried out. */
     applied: Type.Optional(AppliedInfo),
     /**

@@ -24,7 +24,15 @@ export interface PolicyEvaluation {
   violations: Violation[];
   /** A policy whose selector chooses nothing (a warning at its select). */
   diagnostics: Diagnostic[];
+  /**
+   * evaluateObjects: per object or change policy (by name), the top-level keys of the declared
+   * objects it selects, sorted.
+   */
+  selected?: Map<string, string[]>;
 }
+
+/** The top-level object of a key (`project/p/repo/r` → `project/p`). */
+const topOf = (key: string) => key.split("/", 2).join("/");
 
 export interface EvaluateOptions {
   /** phctl.yaml's organization: that of objects that name none. */
@@ -111,17 +119,21 @@ export function evaluateObjects(
     return m;
   });
   const userCount = targets.User.length;
+  const chosen = new Map<string, string[]>();
   for (const policy of policies) {
     if (policy.scope === "live") continue;
     let matched = 0;
+    const selected = new Set<string>();
     for (const t of targets[policy.select.kind]) {
       if (!selects(policy.select, t.target)) continue;
       matched++;
+      selected.add(topOf(t.key));
       if (policy.scope !== "object") continue;
       const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
       const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }
+    chosen.set(policy.name, [...selected].sort());
     if (matched === 0)
       diagnostics.push(
         makeDiagnostic(
@@ -133,7 +145,7 @@ export function evaluateObjects(
         ),
       );
   }
-  return { violations, diagnostics };
+  return { violations, diagnostics, selected: chosen };
 }
 
 /** The selector target of a plan entry or live object, from its key. */

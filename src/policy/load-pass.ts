@@ -48,7 +48,11 @@ export function policyPass(
     ...(config.organization !== undefined ? { organization: config.organization } : {}),
   });
   return {
-    policies: compiled.policies,
+    // What each selects: a pull request that changes a policy touches those (plan --base).
+    policies: compiled.policies.map((p) => ({
+      ...p,
+      selected: evaluated.selected?.get(p.name) ?? [],
+    })),
     diagnostics: [...compiled.diagnostics, ...evaluated.diagnostics],
     violations: evaluated.violations,
   };

@@ -54,6 +54,16 @@ export interface CompiledPolicy {
   source: Source;
   /** The position of `spec.select`. */
   selectSource: Source;
+  /**
+   * A hash of the document's spec: two configs hold the same policy when their digests are
+   * equal (plan --base: a changed policy touches the objects it selects).
+   */
+  digest: string;
+  /**
+   * The top-level keys (project/<slug>, user/<name>, team/<name>) of the declared objects its
+   * selector chooses, set by the load (object and change rules; empty for live rules).
+   */
+  selected: string[];
 }
 
 /**

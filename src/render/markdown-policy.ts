@@ -4,7 +4,7 @@
  * exceptions a pull request adds or extends — an exception is a decision reviewers must
  * see, not one hidden in a YAML diff. Both are cut between whole items within their budget.
  */
-import type { Plan, PolicyExceptionRef, PolicyViolation } from "../engine/plan.js";
+import type { Plan, PolicyExceptionRef, PolicyImpact, PolicyViolation } from "../engine/plan.js";
 import { codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
 import { EMPTY_PART, listPart, message, moreTail, type Part } from "./markdown-lists.js";
 import {
@@ -78,6 +78,35 @@ export function exceptionsPart(plan: Plan, artifact: string, request = "pull req
   return listPart(
     `**This ${request} ${words}** (an exception lets objects break a policy until it expires):\n\n`,
     items,
+    "\n",
+    moreTail(artifact, "- "),
+    0.2,
+  );
+}
+
+function policyChangeItem(p: PolicyImpact) {
+  const src = formatSource(p.source);
+  const reach =
+    p.scope === "live"
+      ? "judges live objects at drift"
+      : `judges ${p.objects.toLocaleString("en-US")} object${p.objects === 1 ? "" : "s"}, planned here`;
+  return {
+    text: `- ${codeSpan(shorten(p.name, 80))} ${p.change} (${p.scope} rules; ${reach})${src ? ` · ${codeSpan(src)}` : ""}`,
+    name: codeSpan(shorten(p.name, 80)),
+  };
+}
+
+/**
+ * `**This pull request changes 2 policies**` and each with what it judges, for the top of the
+ * comment: the violations below on those objects are the policy change's doing.
+ */
+export function policyChangesPart(plan: Plan, artifact: string, request = "pull request"): Part {
+  const c = plan.policyChanges ?? [];
+  if (c.length === 0) return EMPTY_PART;
+  const n = `${c.length} polic${c.length === 1 ? "y" : "ies"}`;
+  return listPart(
+    `**This ${request} changes ${n}**: its rules are judged on every object it selects, and the violations below include theirs:\n\n`,
+    c.map(policyChangeItem),
     "\n",
     moreTail(artifact, "- "),
     0.2,

@@ -19,7 +19,7 @@ import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
 import { layersPart } from "./markdown-layers.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
-import { exceptionsPart, policyPart } from "./markdown-policy.js";
+import { exceptionsPart, policyChangesPart, policyPart } from "./markdown-policy.js";
 import { countsTable, footerLine, verdictLine, type MarkdownMode } from "./markdown-summary.js";
 
 export interface MarkdownOptions {
@@ -69,6 +69,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const shared: [Part, number][] = [
     [exceptionsPart(plan, artifact, opts.request), 2],
     [policyPart(plan, artifact), 3],
+    [policyChangesPart(plan, artifact, opts.request), 1],
     [layersPart(plan, artifact), 1],
     [warningsPart(plan, artifact), 1],
     [sectionsPart(plan, artifact, opts.request), 1],
@@ -81,7 +82,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
-  const gaps = GAP.length * 12 + 1;
+  const gaps = GAP.length * 13 + 1;
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome
@@ -100,8 +101,19 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     shared.map(([p, weight]) => ({ full: p.full, min: p.min, weight })),
     left,
   );
-  const [exceptions, policy, ...body] = shared.map(([p], i) => p.render(budgets[i]));
-  const out = [marker, verdict, exceptions, outcome, destructive, policy, counts, ...body, footer]
+  const [exceptions, policy, policies, ...body] = shared.map(([p], i) => p.render(budgets[i]));
+  const out = [
+    marker,
+    verdict,
+    exceptions,
+    policies,
+    outcome,
+    destructive,
+    policy,
+    counts,
+    ...body,
+    footer,
+  ]
     .filter((s) => s !== "")
     .join(GAP);
   // The budget arithmetic above keeps within `max`; this only guards absurd inputs (a

@@ -79,6 +79,25 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
+  // The policies the change alters: the violations on the objects they select are theirs.
+  if (plan.policyChanges && plan.policyChanges.length > 0) {
+    out.push(
+      ...title("Policies this change alters (their rules judged on what they select):", opts),
+    );
+    for (const p of plan.policyChanges)
+      out.push(
+        ...wrap(
+          [
+            seg(visibleText(formatSource(p.source)), style.dim),
+            seg(
+              `  ${visibleText(p.name)}: ${p.change}, ${p.scope} rules${p.scope === "live" ? "" : `, ${p.objects.toLocaleString("en-US")} object${p.objects === 1 ? "" : "s"} planned`}`,
+            ),
+          ],
+          { width, lead: "  ", hang: 2 },
+        ),
+      );
+    out.push("");
+  }
   // The blast radius of the Defaults layers involved, above the entries.
   if (plan.layers && plan.layers.length > 0) {
     out.push(...title(`${layersHeading(plan)}:`, opts));
