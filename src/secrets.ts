@@ -38,11 +38,15 @@ let known: RegExp | undefined;
 // the body's characters exclude), so that the next token is masked too rather than its body
 // shown; a PAT body takes `_`, so it stops only before `glpat-`. A GitLab body takes every
 // character of a token after it: both are masked as one (`glpat-******`).
-const GITHUB = /(gh[pousr]_)(?:(?!gh[pousr]_|github_pat_|glpat-|phdev_)[A-Za-z0-9]){36,}/g;
-const GITHUB_PAT = /github_pat_(?:(?!glpat-)[A-Za-z0-9_]){22,}/g;
-const GITLAB = /glpat-([A-Za-z0-9_-]{20,})/g;
+// A body is written `C{n}C*`, not `C{n,}`: V8 runs `C*` as a loop that keeps no backtrack
+// entry per character, where `{n,}` overflows its stack on a run of a few million.
+const GITHUB_BODY = "(?:(?!gh[pousr]_|github_pat_|glpat-|phdev_)[A-Za-z0-9])";
+const GITHUB = new RegExp(`(gh[pousr]_)${GITHUB_BODY}{36}${GITHUB_BODY}*`, "g");
+const PAT_BODY = "(?:(?!glpat-)[A-Za-z0-9_])";
+const GITHUB_PAT = new RegExp(`github_pat_${PAT_BODY}{22}${PAT_BODY}*`, "g");
+const GITLAB = /glpat-([A-Za-z0-9_-]{20}[A-Za-z0-9_-]*)/g;
 /** The reference server's development token (`phctl serve` prints one). */
-const SERVICE = /phdev_[0-9a-f]{36,}/g;
+const SERVICE = /phdev_[0-9a-f]{36}[0-9a-f]*/g;
 const BEARER = /(authorization["']?\s*[:=]\s*["']?bearer\s+)[^\s"',}]+/gi;
 const PRIVATE_TOKEN = /(private-token["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
 
@@ -53,7 +57,7 @@ export const MASK = "***";
  * A GitLab token's body is random: one that reads like a slug (lower-case words joined by
  * '-': `glpat-migration-tools-2024`) is a name, not a token, and is left alone.
  */
-const slugLike = (body: string) => /^[a-z0-9]+(-[a-z0-9]+)+$/.test(body);
+const slugLike = (body: string) => /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(body);
 
 /**
  * Register a secret so it is masked wherever it would be printed or written: as it is and

@@ -66,6 +66,12 @@ describe("a token glued to what comes before it", () => {
     expect(redact(`x${GHP}.`)).toBe("xghp_***.");
   });
 
+  it("a body of millions of characters is masked whole (no stack overflow)", () => {
+    const run = "a".repeat(8_000_000);
+    for (const prefix of ["ghp_", "github_pat_", "glpat-", "phdev_"])
+      expect(redact(`x ${prefix}${run}.`)).toBe(`x ${prefix}***.`);
+  });
+
   it("still leaves ordinary words, short look-alikes and slugs alone", () => {
     for (const w of [
       "ghp_short123",
