@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { parse as parseYaml } from "yaml";
 import { userError } from "../errors.js";
+import { writeUnmasked } from "../secrets.js";
 import { parseNumberFlag } from "./flags.js";
 import { loadApiProfileFor } from "./api-profile.js";
 import { parseTokenSpec, parseTokensFile } from "../server/auth.js";
@@ -216,8 +217,10 @@ served is at /openapi.json and /openapi.yaml.`,
       if (dev) {
         process.stdout.write(
           `development token (system-admin, parent organization ${dev.parentOrganization}):\n` +
-            `  export PHCTL_API_URL=${url}\n  export PHCTL_TOKEN=${dev.secret}\n`,
+            `  export PHCTL_API_URL=${url}\n`,
         );
+        // The token is the point of this line: past the guard, which masks its shape.
+        writeUnmasked(process.stdout, `  export PHCTL_TOKEN=${dev.secret}\n`);
       }
       const stop = () => {
         void server.close().then(() => process.exit(0));
