@@ -11,18 +11,7 @@
  * makes sure it is the lock they saw, not one an apply took since (Terraform's force-unlock).
  * Never cache or copy the lock with the journal: a copy is no lock.
  */
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
-import { randomUUID } from "node:crypto";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
 import { PhctlError } from "../errors.js";
 import {
@@ -32,46 +21,14 @@ import {
   holderHere,
   lockIdOf,
   parseHolder,
-  processStart,
   type LockHolder,
 } from "./lock-holder.js";
-import { judgeLock, type ProcessSeen, type Verdict } from "./lock-verdict.js";
+import { lockFileTimes, readLock, removeIfUnchanged, seenHere } from "./lock-file.js";
+import { judgeLock, type Verdict } from "./lock-verdict.js";
 
 export type { LockHolder } from "./lock-holder.js";
 
 export const lockPathOf = (journal: string): string => `${journal}.lock`;
-
-/** Is `pid` a live process here? (EPERM: it exists, owned by someone else.) */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** What `pid` is in this pid namespace. */
-export function seenHere(pid: number): ProcessSeen {
-  if (!alive(pid)) return { running: false };
-  const start = processStart(pid);
-  return start ? { running: true, start } : { running: true };
-}
-
-/** The lock file's text, or undefined when there is none. */
-function readLock(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
-  }
-}
-
-const times = (file: string) => {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s ? { mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs } : undefined;
-};
 
 /** A path for a command line: relative to the working directory when under it, quoted. */
 function shellPath(path: string, cwd = process.cwd()): string {
@@ -83,36 +40,6 @@ function shellPath(path: string, cwd = process.cwd()): string {
 /** The command that removes the lock `id` of `journal`. */
 export const unlockCommand = (id: string, journal: string): string =>
   `phctl unlock ${id} --journal ${shellPath(journal)}`;
-
-/**
- * Remove `file` if it still holds `text` — never a lock taken since. It is renamed aside first
- * (only one process can), then compared; a lock that is not the one judged is put back.
- */
-function removeIfUnchanged(file: string, text: string): boolean {
-  const aside = `${file}.${process.pid}.${randomUUID()}.stale`;
-  try {
-    renameSync(file, aside);
-  } catch {
-    return false; // Gone already: someone else removed it.
-  }
-  const moved = readFileSync(aside, "utf8");
-  if (moved === text) {
-    unlinkSync(aside);
-    return true;
-  }
-  try {
-    linkSync(aside, file); // never over a lock taken meanwhile
-  } catch (e) {
-    // No hard links on this filesystem: rename it back. EEXIST: a third taker got in meanwhile
-    // and stands (the one moved aside is lost: a race of three takers at once).
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
-      renameSync(aside, file);
-      return false;
-    }
-  }
-  unlinkSync(aside);
-  return false;
-}
 
 export interface Lock {
   file: string;
@@ -179,7 +106,7 @@ export function acquireLock(journal: string, command: string, options: LockOptio
       const text = readLock(file);
       if (text === undefined && attempt < 10) continue; // released meanwhile: try again
       const holder = parseHolder(text ?? "");
-      const verdict = judgeLock(holder, here, times(file), seenHere);
+      const verdict = judgeLock(holder, here, lockFileTimes(file), seenHere);
       if (!verdict.takeOver || !holder || text === undefined || attempt > 2)
         throw lockedError(file, journal, text ?? "", verdict);
       if (removeIfUnchanged(file, text)) tookOver = { from: holder, because: verdict.because };
@@ -241,7 +168,7 @@ export function forceUnlock(journal: string, id: string): Unlocked {
       "LOCK_ID_MISMATCH",
       `the lock ${file} has the ID ${actual}, not ${id} (mistyped, or a lock taken since${who ? `: ${who}` : ""}): nothing removed; if its holder is gone, run: ${unlockCommand(actual, journal)}`,
     );
-  const verdict = judgeLock(holder, hereNow(), times(file), seenHere);
+  const verdict = judgeLock(holder, hereNow(), lockFileTimes(file), seenHere);
   if (holder && !verdict.takeOver && verdict.running)
     throw new PhctlError(
       "LOCK_HELD",
