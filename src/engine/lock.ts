@@ -118,8 +118,12 @@ export function acquireLock(journal: string, command: string, options: LockOptio
     released = true;
     process.off("exit", release);
     // Only our own lock: never one a later apply took over.
-    const text = readLock(file);
-    if (text !== undefined && parseHolder(text)?.id === me.id) removeIfUnchanged(file, text);
+    try {
+      const text = readLock(file);
+      if (text !== undefined && parseHolder(text)?.id === me.id) removeIfUnchanged(file, text);
+    } catch {
+      // Cannot be removed (its directory went read-only): the next apply finds our pid gone.
+    }
   };
   process.on("exit", release);
   return {
