@@ -17,7 +17,7 @@ import type { ApplyReporter } from "../engine/apply-events.js";
 import { checkRails } from "../engine/guards.js";
 import { isExecutable, nodeId } from "../engine/graph.js";
 import { Journal, settleJobs, type InFlightJob } from "../engine/journal.js";
-import { acquireLock } from "../engine/lock.js";
+import { acquireLock, describeTakeover } from "../engine/lock.js";
 import { policyCounts, type Plan, type PlanEntry } from "../engine/plan.js";
 import { runPlanWithLive } from "../engine/run-plan.js";
 import type { PlanPolicies } from "../engine/policy-check.js";
@@ -87,10 +87,7 @@ export async function execute(x: ExecuteOptions): Promise<void> {
   };
   const file = journalFileOf(o.journal, state);
   const lock = acquireLock(file, `phctl apply (pid ${process.pid})`);
-  if (lock.tookOverFrom)
-    note(
-      `took over the lock ${lock.file} of pid ${lock.tookOverFrom.pid} (started ${lock.tookOverFrom.startedAt}), which is no longer running`,
-    );
+  if (lock.tookOverFrom) note(describeTakeover(lock));
   try {
     await run(x, file, note);
   } finally {

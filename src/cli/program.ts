@@ -33,6 +33,7 @@ export const COMMAND_NAMES = [
   "plan",
   "drift",
   "apply",
+  "unlock",
   "comment",
   "export",
   "doctor",

@@ -18,7 +18,7 @@ describe("the apply lock", () => {
     });
     expect(() => acquireLock(journal, "phctl apply B")).toThrow(
       new RegExp(
-        `^another phctl apply holds .*journal\\.jsonl\\.lock \\(host ${hostname()}, pid ${process.pid}, since .+ \\(phctl apply A\\)\\): wait for it to finish and run again; if that process is gone, remove `,
+        `^another phctl apply A holds .*journal\\.jsonl\\.lock \\(host ${hostname()}, pid ${process.pid}, since [^,]+, lock ID ${lock.id}\\): it is still running on this host; wait for it to finish and run again, or stop it \\(kill ${process.pid}\\): its lock is then taken over$`,
       ),
     );
     lock.release();
@@ -46,7 +46,7 @@ describe("the apply lock", () => {
       JSON.stringify({ host: "ci-runner-7", pid: 1, startedAt: "then", command: "x" }),
     );
     expect(() => acquireLock(journal, "phctl apply")).toThrow(
-      /\(host ci-runner-7, pid 1, since then \(x\)\).*if that process is gone \(it ran on another host\), remove /,
+      /^another phctl x holds .*\(host ci-runner-7, pid 1, since then, lock ID [0-9a-f]{16}\): it ran on another host: phctl cannot see whether it still runs; wait for it to finish and run again; if it is gone \(killed, its runner lost\), remove the lock with: phctl unlock [0-9a-f]{16} --journal \S+journal\.jsonl$/,
     );
   });
 });
