@@ -74,10 +74,13 @@ describe("a welcome mail whose answer was lost", () => {
       expect(unknownLines(again)[0]).toContain("phctl apply --welcome-sent jdoe");
       expect(sends(t)).toBe(1);
       expect(mails(t)).toBe(1);
-      // So does a plan (no change: nothing is to be sent) and a resumed apply.
+      // So do a plan and drift (no change: nothing is to be sent) and a resumed apply.
       const plan = await phctl(["plan", "examples", "--detailed-exitcode"], envFor(t), dir);
       expect(plan.code, said(plan)).toBe(0);
       expect(unknownLines(plan)).toHaveLength(1);
+      const drift = await phctl(["drift", "examples"], envFor(t), dir);
+      expect(drift.code, said(drift)).toBe(0);
+      expect(unknownLines(drift)).toHaveLength(1);
       const resumed = await phctl([...APPLY, "--resume"], envFor(t), dir);
       expect(resumed.code, said(resumed)).toBe(0);
       expect(unknownLines(resumed)).toHaveLength(1);
