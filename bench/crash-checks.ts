@@ -6,16 +6,17 @@
  *   `phctl plan --detailed-exitcode` exited 0;
  * - no create accepted twice: per identity, at most one queued job (`jobs`, any status:
  *   accepted is enough) — `account.create` per user and service, `access.add` per access
- *   key; and no POST answered 2xx more often than in one uninterrupted apply (numeric ids
- *   as `:id`; the welcome mail is its own check);
- * - welcome mails (every user declares `sendWelcome: true`): in mode "resume" each user has
- *   at least one; in mode "fresh" a user with none must be named by the fresh apply (a line
- *   of its output that mentions "welcome" and the username). A user with two must have been
- *   announced by the apply that sent the second (a line about its welcome that says
- *   "twice"): a mail whose send was answered just before the kill cannot be confirmed by
- *   reading, and phctl sends it again rather than lose it — saying so. In mode "concurrent"
- *   every user has exactly one (only the run whose create made her sends it), and both
- *   applies exit 0 (a create answered 409 is "already there").
+ *   key; and no POST carried out more often than in one uninterrupted apply (2xx, or
+ *   dropped after the server acted; numeric ids as `:id`; the welcome mail is its own check);
+ * - welcome mails (every user declares `sendWelcome: true`): never two to one user — a
+ *   mail cannot be read back and a second one is not harmless, so phctl never sends one
+ *   again after an unclear answer. A user with none must be named by an apply after the kill
+ *   (a line of its output that mentions "welcome" and the username): as a mail that "may or
+ *   may not have been sent" (its answer was lost, or the kill struck while it was out), or
+ *   (mode fresh, no journal) as one phctl cannot know about; and a user whose send_welcome
+ *   answer the server dropped must be named so. In mode "concurrent" every user
+ *   has exactly one (only the run whose create made her sends it), and both applies exit 0
+ *   (a create answered 409 is "already there").
  */
 import type { RequestLogEntry } from "../src/server/app.js";
 import type { StoredJob } from "./trials.js";
@@ -23,10 +24,12 @@ import type { StoredJob } from "./trials.js";
 /**
  * After the kill: "resume" = `--resume` in the same work directory, "fresh" = a new one.
  * "concurrent" kills nothing: two applies from two work directories at once (two journals,
- * two locks: neither knows the other), as two CI jobs of one service would run.
+ * two locks: neither knows the other), as two CI jobs of one service would run. "dropped"
+ * is "resume" on a server that drops the answer to a share of the POSTs after acting on
+ * them (the connection closed without an answer: the mail sent, the object made).
  */
-export type Mode = "resume" | "fresh" | "concurrent";
-export const MODES: readonly Mode[] = ["resume", "fresh", "concurrent"];
+export type Mode = "resume" | "fresh" | "concurrent" | "dropped";
+export const MODES: readonly Mode[] = ["resume", "fresh", "concurrent", "dropped"];
 
 /** The identity a queued job creates, e.g. `account.create user17/git`. */
 export function jobIdentity(j: StoredJob): string {
@@ -59,11 +62,15 @@ export function duplicateJobs(jobs: readonly StoredJob[]): string[] {
     });
 }
 
-/** `POST url` of every 2xx POST but the welcome mail's, numeric ids as `:id`. */
+/**
+ * `POST url` of every POST the server carried out but the welcome mail's — answered 2xx, or
+ * dropped after it acted (`dropAfter`) — numeric ids as `:id`.
+ */
 export function acceptedPosts(log: readonly RequestLogEntry[]): Map<string, number> {
   const n = new Map<string, number>();
   for (const e of log) {
-    if (e.method !== "POST" || e.status < 200 || e.status >= 300) continue;
+    const acted = (e.status >= 200 && e.status < 300) || e.fault === "dropAfter";
+    if (e.method !== "POST" || !acted) continue;
     if (e.operation === "users.sendWelcome") continue;
     const k = `POST ${e.url.split("?")[0].replace(/\/\d+(?=\/|$)/g, "/:id")}`;
     n.set(k, (n.get(k) ?? 0) + 1);
@@ -94,39 +101,64 @@ export function namedForWelcome(output: string, users: readonly string[]): Set<s
 }
 
 export interface WelcomeTally {
-  /** Users without a welcome mail and (mode fresh) not named. */
+  /** Users without a welcome mail that no apply after the kill named. */
   lost: string[];
-  /** Mode fresh: users without a welcome mail that the fresh apply named. */
+  /** Users without a welcome mail that an apply after the kill named. */
   named: string[];
-  /** Users with two or more that no apply announced. */
-  duplicated: string[];
-  /** Users with two or more whose second mail the apply announced ("may arrive twice"). */
-  announced: string[];
+  /** Users an apply after the kill said "may or may not have been sent" of (none or one mail). */
+  unknown: string[];
+  /** Users with two or more. */
+  twice: string[];
+  /**
+   * Users whose send_welcome the server carried out and dropped the answer to, that no
+   * apply after the kill said "may or may not have been sent" of.
+   */
+  unsaid: string[];
+  /** How many users got no mail, one, two or more. */
+  perUser: { none: number; one: number; more: number };
+}
+
+/** Lines of `output` saying a welcome mail may or may not have been sent. */
+const unknownLines = (output: string) =>
+  output
+    .split("\n")
+    .filter((l) => /may or may not have been sent/i.test(l))
+    .join("\n");
+
+/** Users whose send_welcome the server carried out and dropped the answer to (request log). */
+export function droppedWelcomes(log: readonly RequestLogEntry[]): string[] {
+  return log
+    .filter((e) => e.operation === "users.sendWelcome" && e.fault === "dropAfter")
+    .map((e) => decodeURIComponent(/\/users\/([^/]+)\/send_welcome/.exec(e.url)?.[1] ?? e.url));
 }
 
 export function tallyWelcomes(
-  mode: Mode,
   users: readonly string[],
   welcomes: ReadonlyMap<string, number>,
-  freshOutput: string,
+  afterKill: string,
+  dropped: readonly string[] = [],
 ): WelcomeTally {
-  const none = users.filter((u) => (welcomes.get(u) ?? 0) === 0);
-  const named = mode !== "resume" ? namedForWelcome(freshOutput, none) : new Set<string>();
-  const twice = users.filter((u) => (welcomes.get(u) ?? 0) > 1);
-  const told = namedForWelcome(
-    freshOutput
-      .split("\n")
-      .filter((l) => /twice/i.test(l))
-      .join("\n"),
-    twice,
-  );
+  const count = (u: string) => welcomes.get(u) ?? 0;
+  const none = users.filter((u) => count(u) === 0);
+  const named = namedForWelcome(afterKill, none);
+  const twice = users.filter((u) => count(u) > 1);
+  const unknown = namedForWelcome(unknownLines(afterKill), users);
   return {
     lost: none.filter((u) => !named.has(u)),
     named: none.filter((u) => named.has(u)),
-    duplicated: twice.filter((u) => !told.has(u)),
-    announced: twice.filter((u) => told.has(u)),
+    unknown: users.filter((u) => unknown.has(u)),
+    twice,
+    unsaid: [...new Set(dropped)].filter((u) => !unknown.has(u)),
+    perUser: {
+      none: none.length,
+      one: users.length - none.length - twice.length,
+      more: twice.length,
+    },
   };
 }
+
+/** `0 / 9 / 1`: users with no welcome mail, one, two or more. */
+export const perUserCell = (p: WelcomeTally["perUser"]) => `${p.none} / ${p.one} / ${p.more}`;
 
 /** Every failed check of a trial, one line each (empty: the trial passed). */
 export function trialFailures(t: {
@@ -146,7 +178,7 @@ export function trialFailures(t: {
     );
   } else if (t.applyCodes.at(-1) !== 0) {
     f.push(
-      `not converged: ${t.applyCodes.length} ${t.mode === "resume" ? "--resume " : "fresh "}applies exited ${t.applyCodes.join(", ")}; the last said: ${lastLines(t.lastApplyOutput)}`,
+      `not converged: ${t.applyCodes.length} ${t.mode === "fresh" ? "fresh " : "--resume "}applies exited ${t.applyCodes.join(", ")}; the last said: ${lastLines(t.lastApplyOutput)}`,
     );
   }
   if (t.planCode !== 0) {
@@ -157,14 +189,17 @@ export function trialFailures(t: {
     `${us.slice(0, 8).join(", ")}${us.length > 8 ? `, … (${us.length})` : ""}`;
   if (t.welcome.lost.length > 0) {
     f.push(
-      t.mode === "resume"
-        ? `welcome mail lost for ${t.welcome.lost.length} users: ${list(t.welcome.lost)}`
-        : `welcome mail lost and not named by the fresh apply for ${t.welcome.lost.length} users: ${list(t.welcome.lost)}`,
+      `welcome mail lost and not named by an apply after the kill for ${t.welcome.lost.length} users: ${list(t.welcome.lost)}`,
     );
   }
-  if (t.welcome.duplicated.length > 0) {
+  if (t.welcome.unsaid.length > 0) {
     f.push(
-      `welcome mail sent twice or more, unannounced, to ${t.welcome.duplicated.length} users: ${list(t.welcome.duplicated)}`,
+      `welcome mail answer dropped, and no apply after the kill said it may or may not have been sent, for ${t.welcome.unsaid.length} users: ${list(t.welcome.unsaid)}`,
+    );
+  }
+  if (t.welcome.twice.length > 0) {
+    f.push(
+      `welcome mail sent twice or more to ${t.welcome.twice.length} users: ${list(t.welcome.twice)}`,
     );
   }
   return f;

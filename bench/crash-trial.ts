@@ -4,14 +4,17 @@
  * apply SIGKILLed at a given moment; then up to 3 applies — `--resume` in the same work
  * directory (mode "resume") or plain applies in a fresh work directory with no `.phctl/`
  * (mode "fresh") — while they exit non-zero; or (mode "concurrent") no kill, two applies from
- * two work directories at once; a `plan --detailed-exitcode`; the request log;
- * the server stopped; the store read. `calibrate()` is the uninterrupted apply the kill
+ * two work directories at once; or (mode "dropped") as "resume", on a server that drops the
+ * answer to a share of the POSTs after acting on them (a one-shot `dropAfter` fault with a
+ * rate, armed through /_control/faults for the whole trial); a `plan --detailed-exitcode`;
+ * the request log; the server stopped; the store read. `calibrate()` is the uninterrupted apply the kill
  * moments are drawn against and whose POSTs a trial is compared with.
  */
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   acceptedPosts,
+  droppedWelcomes,
   duplicateJobs,
   duplicatePosts,
   tallyWelcomes,
@@ -40,6 +43,8 @@ export interface TrialSetup {
   users: readonly string[];
   queueDelay: number;
   token: string;
+  /** Mode "dropped": the share of POSTs whose answer the server drops after acting. */
+  dropRate: number;
 }
 
 /** The uninterrupted apply: how long it took, and its accepted POSTs. */
@@ -103,6 +108,18 @@ export async function calibrate(s: TrialSetup, dir: string): Promise<Calibration
 
 const flags = (s: TrialSetup) => ({ token: s.token, queueDelay: s.queueDelay });
 
+/** Drop the answer to `rate` of the POSTs after the server acted on them, from now on. */
+async function dropAnswers(url: string, token: string, rate: number): Promise<void> {
+  const res = await fetch(`${url}/_control/faults`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      faults: [{ kind: "dropAfter", method: "POST", rate, times: 1_000_000_000 }],
+    }),
+  });
+  if (!res.ok) throw new Error(`POST /_control/faults: ${res.status} ${await res.text()}`);
+}
+
 /** 2xx POSTs (of `operation`, or any) in the server's request log. */
 const acceptedPostCount = async (url: string, token: string, operation?: string) =>
   (await requestLog(url, token)).filter(
@@ -145,11 +162,14 @@ export async function runTrial(
   const db = join(t.dir, "store.sqlite");
   const server = await startServe({ db, ...flags(s) });
   let result: Omit<TrialResult, "jobDuplicates" | "welcome" | "failures" | "wallMs">;
+  let dropped: string[] = [];
   try {
     const first = workdir(s, join(t.dir, "work"));
     const e = env(server.url, s);
+    if (t.mode === "dropped") await dropAnswers(server.url, s.token, s.dropRate);
     // Mode fresh: a new work directory, as a CI job on another runner would have.
-    const work = t.mode === "resume" ? first : workdir(s, join(t.dir, "fresh"));
+    const work =
+      t.mode === "fresh" || t.mode === "concurrent" ? workdir(s, join(t.dir, "fresh")) : first;
     const applies: CliRun[] = [];
     let interrupted: CliRun;
     if (t.mode === "concurrent") {
@@ -162,7 +182,7 @@ export async function runTrial(
       applies.push(...both);
     } else {
       interrupted = await applyAndKill(first, e, t.kill, { url: server.url, token: s.token });
-      const args = t.mode === "resume" ? [...APPLY, "--resume"] : APPLY;
+      const args = t.mode === "fresh" ? APPLY : [...APPLY, "--resume"];
       do applies.push(await runCli(args, { cwd: work, env: e }));
       while (applies.at(-1)!.code !== 0 && applies.length < MAX_RUNS);
     }
@@ -178,6 +198,7 @@ export async function runTrial(
     applies.forEach((r, i) => keep(`apply-${i + 1}`, r));
     keep("plan", plan);
     writeFileSync(join(t.dir, "requests.json"), JSON.stringify(log));
+    dropped = droppedWelcomes(log);
     result = {
       n: t.n,
       mode: t.mode,
@@ -195,10 +216,10 @@ export async function runTrial(
   const store = readStore(db);
   const output = (r: CliRun) => `${r.stdout}\n${r.stderr}`;
   const welcome = tallyWelcomes(
-    t.mode,
     s.users,
     store.welcomes,
     result.applies.map(output).join("\n"),
+    dropped,
   );
   const jobDuplicates = duplicateJobs(store.jobs);
   const failures = trialFailures({

@@ -2,29 +2,32 @@
  * Crash-consistency trials (not part of `npm test`; the smoke is
  * test/bench/crash-smoke.test.ts; see bench/README.md, "Crash trials"):
  *
- *   npm run crash                               # 21 trials (7 per mode), size mid, seed 1
- *   npm run crash -- --trials 3                 # one per mode
+ *   npm run crash                               # 28 trials (7 per mode), size mid, seed 1
+ *   npm run crash -- --trials 4                 # one per mode
  *   npm run crash -- --trials 40 --seed 7 --size small
  *
  * Trials take the modes in turn: resume, fresh, concurrent (two applies at once from two
- * work directories, nothing killed).
+ * work directories, nothing killed), dropped (resume, on a server that drops the answer to
+ * a share of the POSTs after acting on them: the mail sent, the object made).
  *
- * Flags: --trials N (20), --seed S (1: the kill moments), --size mid|small (mid),
- * --queue-delay MS (300), --keep (keep the temp directory; kept anyway when a trial fails).
+ * Flags: --trials N (28), --seed S (1: the kill moments), --size mid|small (mid),
+ * --queue-delay MS (300), --drop-rate R (0.1: mode dropped's share of POSTs), --keep (keep
+ * the temp directory; kept anyway when a trial fails).
  *
  * A generated organization whose users all declare `sendWelcome: true` is applied from
  * empty once, uninterrupted (the calibration: its wall time and its accepted POSTs); then
  * each trial applies it from empty on a fresh server and store, SIGKILLs the apply at a
  * moment drawn uniformly over the calibration's wall time, and finishes it — with `--resume`
  * in the same work directory, or from a fresh work directory without `.phctl/` — or runs two
- * applies at once, and checks it (bench/crash-checks.ts). Exit 1 when any trial fails a
- * check. Figures go to bench/crash-results.md.
+ * applies at once, and checks it (bench/crash-checks.ts): among others, the welcome mails
+ * each user got (none, one, two or more; never two). Exit 1 when any trial fails a check.
+ * Figures go to bench/crash-results.md.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MODES, type Mode } from "./crash-checks.js";
+import { MODES, perUserCell, type Mode } from "./crash-checks.js";
 import {
   calibrate,
   CRASH_SIZES,
@@ -42,7 +45,14 @@ const RESULTS = join(import.meta.dirname, "crash-results.md");
 const TOKEN = "crash-token-5e1a";
 
 function flags(argv: string[]) {
-  const o = { trials: 21, seed: 1, size: "mid" as CrashSize, queueDelay: 300, keep: false };
+  const o = {
+    trials: 28,
+    seed: 1,
+    size: "mid" as CrashSize,
+    queueDelay: 300,
+    dropRate: 0.1,
+    keep: false,
+  };
   const num = (flag: string, v: string | undefined, min: number) => {
     const x = Number(v);
     if (v === undefined || !Number.isInteger(x) || x < min)
@@ -64,6 +74,13 @@ function flags(argv: string[]) {
         o.queueDelay = num("--queue-delay", v, 0);
         i++;
         break;
+      case "--drop-rate": {
+        const r = Number(v);
+        if (v === undefined || !(r > 0 && r <= 1)) throw new Error("--drop-rate needs 0 < R ≤ 1");
+        o.dropRate = r;
+        i++;
+        break;
+      }
       case "--size":
         if (v !== "mid" && v !== "small") throw new Error("--size is mid or small");
         o.size = v;
@@ -99,7 +116,8 @@ function row(t: TrialResult, c: Calibration): string {
     kill,
     converged,
     t.jobDuplicates.length + t.postDuplicates.length,
-    `${w.lost.length} / ${w.named.length} / ${w.announced.length} / ${w.duplicated.length}`,
+    perUserCell(w.perUser),
+    `${w.lost.length} / ${w.named.length} / ${w.unknown.length}`,
     t.mode === "concurrent"
       ? `${t.applies.map((r) => code(r.code)).join(" ‖ ")} → plan ${code(t.plan.code)}`
       : `${first} → ${t.applies.map((r) => code(r.code)).join(", ")} → plan ${code(t.plan.code)}`,
@@ -110,23 +128,26 @@ function row(t: TrialResult, c: Calibration): string {
 }
 
 const HEAD = [
-  "| # | mode | kill at (of calibration) | runs to converge | duplicates | welcome lost / named / twice announced / twice unannounced | exit codes (killed apply → applies → plan) | trial | result |",
-  "| -: | --- | --- | --- | -: | --- | --- | -: | --- |",
+  "| # | mode | kill at (of calibration) | runs to converge | duplicates | welcome mails per user (0 / 1 / 2+) | users without one: lost / named; said unknown | exit codes (killed apply → applies → plan) | trial | result |",
+  "| -: | --- | --- | --- | -: | --- | --- | --- | -: | --- |",
 ];
 
 function summary(results: TrialResult[]): string {
+  const sum = (rs: TrialResult[], f: (r: TrialResult) => number) =>
+    rs.reduce((a, r) => a + f(r), 0);
   const per = MODES.map((m) => {
     const rs = results.filter((r) => r.mode === m);
     const ok = rs.filter((r) => r.failures.length === 0).length;
-    const n = (f: (w: TrialResult["welcome"]) => readonly string[]) =>
-      rs.reduce((a, r) => a + f(r.welcome).length, 0);
-    return `${m} ${ok}/${rs.length} passed (welcome mails doubled ${n((w) => w.duplicated) + n((w) => w.announced)}, of them unannounced ${n((w) => w.duplicated)}; lost ${n((w) => w.lost) + n((w) => w.named)}, of them unannounced ${n((w) => w.lost)})`;
+    const mails = perUserCell({
+      none: sum(rs, (r) => r.welcome.perUser.none),
+      one: sum(rs, (r) => r.welcome.perUser.one),
+      more: sum(rs, (r) => r.welcome.perUser.more),
+    });
+    return `${m} ${ok}/${rs.length} passed (welcome mails per user 0 / 1 / 2+: ${mails}; said unknown ${sum(rs, (r) => r.welcome.unknown.length)}; without one and not named ${sum(rs, (r) => r.welcome.lost.length)})`;
   });
-  const sum = (f: (r: TrialResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return (
-    `${per.join(", ")}; duplicates ${sum((r) => r.jobDuplicates.length + r.postDuplicates.length)}, ` +
-    `welcome lost ${sum((r) => r.welcome.lost.length)}, named ${sum((r) => r.welcome.named.length)}, ` +
-    `twice announced ${sum((r) => r.welcome.announced.length)}, twice unannounced ${sum((r) => r.welcome.duplicated.length)}; not converged ${results.filter((r) => r.applies.at(-1)?.code !== 0 || r.plan.code !== 0).length}`
+    `${per.join(", ")}; duplicates ${sum(results, (r) => r.jobDuplicates.length + r.postDuplicates.length)}, ` +
+    `welcome mails twice or more ${sum(results, (r) => r.welcome.twice.length)}, lost ${sum(results, (r) => r.welcome.lost.length)}, named ${sum(results, (r) => r.welcome.named.length)}, said unknown ${sum(results, (r) => r.welcome.unknown.length)}; not converged ${results.filter((r) => r.applies.at(-1)?.code !== 0 || r.plan.code !== 0).length}`
   );
 }
 
@@ -136,11 +157,11 @@ const org = generate(shape, { sendWelcome: true });
 const root = mkdtempSync(join(tmpdir(), "phctl-crash-"));
 const { dir: manifests } = writeOrganization(org, root);
 const users = org.seed.users?.map((u) => u.username ?? "") ?? [];
-const setup = { manifests, users, queueDelay: o.queueDelay, token: TOKEN };
+const setup = { manifests, users, queueDelay: o.queueDelay, token: TOKEN, dropRate: o.dropRate };
 const random = prng(o.seed);
 
 console.log(
-  `crash trials: size ${o.size} (${shape.users} users, ${shape.teams} teams, ${shape.projects} projects, ${shape.repos} repositories; ${org.resources} resources, ${org.queuedJobs} queued jobs), queue delay ${o.queueDelay} ms, seed ${o.seed}, ${o.trials} trials; in ${root}`,
+  `crash trials: size ${o.size} (${shape.users} users, ${shape.teams} teams, ${shape.projects} projects, ${shape.repos} repositories; ${org.resources} resources, ${org.queuedJobs} queued jobs), queue delay ${o.queueDelay} ms, drop rate ${o.dropRate}, seed ${o.seed}, ${o.trials} trials; in ${root}`,
 );
 const cal = await calibrate(setup, join(root, "calibration"));
 const calibrationProblems = [
@@ -175,9 +196,9 @@ writeFileSync(
   [
     "# Crash trials",
     "",
-    `\`npm run crash -- --trials ${o.trials} --seed ${o.seed} --size ${o.size}\` on ${new Date().toISOString().slice(0, 10)}, ${machine()}.`,
+    `\`npm run crash -- --trials ${o.trials} --seed ${o.seed} --size ${o.size} --drop-rate ${o.dropRate}\` on ${new Date().toISOString().slice(0, 10)}, ${machine()}.`,
     "",
-    `Size ${o.size}: ${shape.users} users (each \`sendWelcome: true\` with a git account), ${shape.teams} teams, ${shape.projects} projects, ${shape.repos} repositories — ${org.resources} resources, ${org.queuedJobs} queued jobs; queue delay ${o.queueDelay} ms. Calibration (one uninterrupted apply from empty): ${s(cal.wallMs)}, exit ${code(cal.apply.code)}, plan after it ${code(cal.plan.code)}.${calibrationProblems.map((p) => ` Calibration problem: ${p}.`).join("")}`,
+    `Size ${o.size}: ${shape.users} users (each \`sendWelcome: true\` with a git account), ${shape.teams} teams, ${shape.projects} projects, ${shape.repos} repositories — ${org.resources} resources, ${org.queuedJobs} queued jobs; queue delay ${o.queueDelay} ms; mode dropped: the answers to ${Math.round(o.dropRate * 100)} % of the POSTs dropped after the server acted on them. Calibration (one uninterrupted apply from empty): ${s(cal.wallMs)}, exit ${code(cal.apply.code)}, plan after it ${code(cal.plan.code)}.${calibrationProblems.map((p) => ` Calibration problem: ${p}.`).join("")}`,
     "",
     ...HEAD,
     ...results.map((r) => row(r, cal)),

@@ -2,8 +2,9 @@
  * The body of `phctl apply` once the manifests are loaded and the client connected:
  *
  * 1. take the lock beside the journal (a second apply refuses, naming the holder);
- * 2. wait on the queued jobs earlier runs left open (never sending them again) and learn the
- *    side effects (welcome mails) they owe;
+ * 2. record the welcome mails a person settled (`--welcome-sent`), wait on the queued jobs
+ *    earlier runs left open (never sending them again) and learn the side effects (welcome
+ *    mails) they owe or may not have carried out;
  * 3. plan — fresh, or re-check the saved plan against live state — with those facts;
  * 4. the safety rails, the plan shown, the confirmation;
  * 5. the walk (apply-walk.ts), every event journaled; it stops starting actions when the
@@ -35,6 +36,7 @@ import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { checkReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { changesDigest } from "../engine/reviewed.js";
 import { walk } from "./apply-walk.js";
+import { settleWelcomes } from "./apply-welcome.js";
 import { redactValue } from "../secrets.js";
 import { refuseOnDenial } from "./policy-verdict.js";
 
@@ -52,6 +54,8 @@ export interface ApplyFlags {
   commit?: string;
   result?: string;
   showTickets?: boolean;
+  /** Usernames whose welcome mail a person says is sent (settles an unknown one). */
+  welcomeSent?: string[];
 }
 
 export interface ExecuteOptions {
@@ -99,7 +103,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   const { flags: o, api, apiUrl, state, ui, out, json, saved, reviewed, result: outcome } = x;
   // 1. What earlier runs left: open jobs (waited on, never re-sent), owed side effects.
   checkJournalFree(file, apiUrl);
-  const previous = journalOf(file, apiUrl);
+  const previous = settleWelcomes(file, journalOf(file, apiUrl), o.welcomeSent ?? [], note);
   let open: InFlightJob[] = [];
   if (previous && previous.inFlight.length > 0) {
     const n = previous.inFlight.length;
@@ -171,15 +175,11 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     plan = now.plan;
     live = now.live;
   }
-  for (const w of plan.warnings) if (w.key?.endsWith("/welcome")) note(w.message);
-  // A mail cannot be confirmed by reading: one whose answer the earlier run never recorded
-  // is sent again (a lost welcome locks a user out; a second one is only noise) — said here.
-  const doubted = new Set(previous?.inDoubt ?? []);
-  for (const e of plan.entries)
-    if (doubted.has(nodeId(e)))
-      note(
-        `the ${e.kind === "WelcomeMail" ? "welcome mail" : e.kind} of ${e.key.replace(/\/welcome$/, "")} was being sent when an earlier apply stopped and the service may have sent it; it is sent again, so it may arrive twice`,
-      );
+  // A mail whose answer an earlier run never got (lost, or the run was killed while it was
+  // out) is not planned again: the plan's warning names it, with what a person should do —
+  // shown with the plan, said on stderr when no plan is shown, in the JSON plan event in CI.
+  const welcome = plan.warnings.filter((w) => w.key?.endsWith("/welcome")).map((w) => w.message);
+  const warned = json && welcome.length > 0 ? { warnings: welcome } : {};
   const done = new Set(carried);
   const entries = plan.entries.filter((e) => !isExecutable(e) || !done.has(nodeId(e)));
   const alreadyDone = plan.entries.length - entries.length;
@@ -195,10 +195,14 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   if (refusals.length > 0)
     throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
   // The organization's policies: a denial is shown (the plan with its violations) and stops
-  // here, nothing sent; warnings are shown with the plan below.
-  const policy = plan.violations.length > 0 ? { violations: redactValue(plan.violations) } : {};
+  // here, nothing sent; warnings are shown with the plan below. `extras`: what the JSON plan
+  // event carries besides the counts (policy violations, welcome warnings).
+  const extras = {
+    ...warned,
+    ...(plan.violations.length > 0 ? { violations: redactValue(plan.violations) } : {}),
+  };
   if (policyCounts(plan.violations).deny > 0) {
-    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...extras })}\n`);
     else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
     refuseOnDenial(plan);
   }
@@ -210,16 +214,18 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
     outcome.status = "no-changes";
     if (interrupted) new Journal(file, interrupted).finish();
     if (entries.length === 0) {
+      // No plan is shown: its welcome warnings are said here, once (else the plan says them).
+      for (const w of welcome) note(w);
       out(
         json
-          ? `${JSON.stringify({ event: "plan", changes: 0, ...policy })}\n`
+          ? `${JSON.stringify({ event: "plan", changes: 0, ...extras })}\n`
           : previous && previous.inFlight.length > 0 && open.length === 0
             ? `No changes left: the ${plural(previous.inFlight.length, "queued job")} of the earlier apply completed. Live state matches the manifests.\n`
             : "No changes. Live state matches the manifests.\n",
       );
       return;
     }
-    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...policy })}\n`);
+    if (json) out(`${JSON.stringify({ event: "plan", ...plan.summary, ...extras })}\n`);
     else {
       out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
       out(
@@ -233,7 +239,7 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   // values); ask on a terminal, unless approved (or a reviewed saved plan).
   if (json)
     out(
-      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })), ...policy })}\n`,
+      `${JSON.stringify({ event: "plan", ...plan.summary, entries: entries.map((e) => ({ action: e.action, key: e.key })), ...extras })}\n`,
     );
   else out(renderText(redactValue({ ...plan, entries }), textOptions(x)));
   if (

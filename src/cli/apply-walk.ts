@@ -53,6 +53,7 @@ export async function walk(x: ExecuteOptions, w: WalkInput): Promise<void> {
     done: carried,
     sideEffects: sideEffectsOf(entries, previous?.owed ?? [], state),
     inFlight: open,
+    unknown: unknownOf(entries, previous?.unknown ?? [], state),
   });
   let journalError: PhctlError | undefined;
   const reporter = (e: ApplyEvent) => {
@@ -146,6 +147,20 @@ function sideEffectsOf(
   const planned = new Set(mine.map((e) => e.key));
   const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
   return [...mine, ...owed.filter((e) => !planned.has(e.key) && wanted.has(e.key))];
+}
+
+/**
+ * The side effects of earlier runs whose outcome is unknown that the new journal keeps: those
+ * the manifests still ask for and this plan does not carry out anew (a user made again).
+ */
+function unknownOf(
+  entries: readonly PlanEntry[],
+  unknown: readonly PlanEntry[],
+  state: DesiredState,
+): PlanEntry[] {
+  const planned = new Set(entries.filter(isExecutable).map((e) => e.key));
+  const wanted = new Set(SIDE_EFFECT_KINDS.flatMap((k) => k.desired(state).map((d) => d.key)));
+  return unknown.filter((e) => !planned.has(e.key) && wanted.has(e.key));
 }
 
 /** What the journal records of the plan being applied. */

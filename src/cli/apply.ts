@@ -128,6 +128,12 @@ export function registerApply(program: Command): void {
       "record this commit as applied (applied.json beside the journal) when the apply ends with everything done, for the next plan's --applied",
     )
     .option(
+      "--welcome-sent <username>",
+      "the welcome mail of this user, which phctl may or may not have sent (its answer was lost), is settled: you checked it arrived, or sent it by hand; recorded in the journal, never sent or named again (repeatable)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
       "--result <file>",
       "write what the apply did as JSON (any outcome) for the CI step after it (phctl comment --outcome)",
     )
@@ -142,6 +148,7 @@ Examples:
   phctl apply config/ --auto-approve --journal ci-cache/journal.jsonl
   phctl apply config/ --reviewed pr-plan.json --result apply.json   # CI after merge
   phctl apply config/ --reviewed pr-plan.json --applied ../applied/config --commit "$SHA"
+  phctl apply config/ --welcome-sent jdoe       # her welcome arrived (or you sent it by hand)
 
 A saved plan is applied without asking (it was reviewed when it was made). Every apply first
 waits on the queued jobs earlier applies left open (recorded in the journal) and never sends

@@ -31,22 +31,36 @@ export function journalOf(file: string, apiUrl: string): JournalData | undefined
 
 /**
  * Refuse to start a journal over one of another service that still knows something: its
- * open jobs and owed welcome mails would be forgotten (and the jobs' creates sent again).
+ * open jobs, owed welcome mails and welcome mails in doubt would be forgotten (and the
+ * jobs' creates sent again).
  */
 export function checkJournalFree(file: string, apiUrl: string): void {
   const j = readJournal(file);
-  if (!j || j.plan.apiUrl === apiUrl || (j.inFlight.length === 0 && j.owed.length === 0)) return;
+  if (
+    !j ||
+    j.plan.apiUrl === apiUrl ||
+    (j.inFlight.length === 0 && j.owed.length === 0 && j.unknown.length === 0)
+  )
+    return;
+  const unknown =
+    j.unknown.length > 0
+      ? ` and ${j.unknown.length} welcome mails that may or may not have been sent`
+      : "";
   throw userError(
     "JOURNAL_IN_USE",
-    `${file} is the journal of ${j.plan.apiUrl}, which still has ${j.inFlight.length} open queued jobs and ${j.owed.length} owed welcome mails: apply against ${apiUrl} with a journal of its own (--journal FILE), or finish that service's apply first`,
+    `${file} is the journal of ${j.plan.apiUrl}, which still has ${j.inFlight.length} open queued jobs and ${j.owed.length} owed welcome mails${unknown}: apply against ${apiUrl} with a journal of its own (--journal FILE), or finish that service's apply first`,
   );
 }
 
-/** What a plan learns from a journal: the side effects it owes, and that it exists at all. */
+/**
+ * What a plan learns from a journal: the side effects it owes, those whose outcome is
+ * unknown, and that it exists at all.
+ */
 export function factsOf(journal: JournalData | undefined): JournalFacts {
   if (!journal) return NO_JOURNAL;
   return {
     owed: new Set(journal.owed.map((e) => e.key)),
+    unknown: new Set(journal.unknown.map((e) => e.key)),
     known: true,
     updatedAt: journal.updatedAt,
   };

@@ -11,9 +11,12 @@ import { PhctlError } from "../errors.js";
 import { nodeId, type NodeId } from "./graph.js";
 import type { Action, PlanEntry } from "./plan.js";
 
-export const JOURNAL_FORMAT_VERSION = 3;
-/** Journals of this older format are read too (they carry no side effects). */
-const READABLE_VERSIONS: readonly number[] = [2, 3];
+export const JOURNAL_FORMAT_VERSION = 4;
+/**
+ * Journals of these older formats are read too (2: no side effects; 3: no unknown ones). A
+ * phctl of format 3 refuses a format-4 journal rather than misread its `unknown` lines.
+ */
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4];
 
 /** Which plan a journal belongs to. */
 export interface PlanIdentity {
@@ -54,13 +57,23 @@ export interface JournalData {
    * went away. The next apply waits on them (never sending their requests again).
    */
   inFlight: InFlightJob[];
-  /** Side effects (welcome mails) planned and not done: every later plan carries them. */
+  /**
+   * Side effects (welcome mails) planned and neither done nor unknown: every later plan
+   * carries them.
+   */
   owed: PlanEntry[];
   /**
-   * Owed side effects that were being sent when the run ended: the service may have
-   * carried them out (the answer was never recorded). Sending again may repeat them.
+   * Side effects whose request was being sent when the run ended (a kill between "about to
+   * be sent" and "done"): the service may have carried them out. They are also `unknown`.
    */
   inDoubt: NodeId[];
+  /**
+   * Side effects the service may or may not have carried out: the answer to their request
+   * was lost (a dropped connection, a timeout, a 5xx after sending), or the run ended while
+   * it was out (`inDoubt`). Never sent again by phctl, never dropped silently: each plan
+   * names them until a person says they are settled (`apply --welcome-sent`).
+   */
+  unknown: PlanEntry[];
 }
 
 /** The first line. */
@@ -74,6 +87,8 @@ export interface Header {
   sideEffects?: PlanEntry[];
   /** Jobs of earlier runs still open when this one started. */
   inFlight?: InFlightJob[];
+  /** Side effects of earlier runs whose outcome is unknown (see JournalData.unknown). */
+  unknown?: PlanEntry[];
 }
 
 /** Every later line: one change, and when. */
@@ -82,6 +97,8 @@ export type Line = { at: string } & (
   | { jobDone: string }
   | { done: NodeId }
   | { sending: NodeId }
+  /** A side effect whose answer was lost: it may or may not have been carried out. */
+  | { unknown: NodeId; message: string }
   | { failed: NodeId; message: string }
   | { finished: true }
 );
@@ -104,11 +121,14 @@ export class Replay {
   /** Queue ids in flight by node id (an action's done line drops its jobs without a scan). */
   private readonly jobsOf = new Map<NodeId, Set<string>>();
   readonly sending = new Set<NodeId>();
+  /** Side effects whose outcome is unknown (header's, and `unknown` lines). */
+  readonly unknown = new Set<NodeId>();
 
   constructor(readonly header: Header) {
     this.updatedAt = header.startedAt;
     this.done = [...header.done];
     for (const j of header.inFlight ?? []) this.addJob(j);
+    for (const e of header.unknown ?? []) this.unknown.add(nodeId(e));
   }
 
   static of(data: JournalData): Replay {
@@ -118,6 +138,7 @@ export class Replay {
       startedAt: data.startedAt,
       done: data.done,
       sideEffects: data.owed,
+      unknown: data.unknown,
     });
     r.status = data.status;
     r.updatedAt = data.updatedAt;
@@ -157,8 +178,12 @@ export class Replay {
       this.done.push(line.done);
       this.dropJobsOf(line.done);
       this.sending.delete(line.done);
+      this.unknown.delete(line.done);
     } else if ("sending" in line) {
       this.sending.add(line.sending);
+    } else if ("unknown" in line) {
+      this.sending.delete(line.unknown);
+      this.unknown.add(line.unknown);
     } else if ("failed" in line) {
       // Its jobs stay in flight until a job-done line: a timed-out job may still complete.
       this.failed.push({ id: line.failed, message: line.message });
@@ -177,6 +202,11 @@ export class Replay {
 
   get data(): JournalData {
     const done = new Set(this.done);
+    // Being sent when the journal was read (a killed run): unknown too, never owed.
+    const unsure = new Set([...this.unknown, ...this.sending].filter((id) => !done.has(id)));
+    const entries = new Map<NodeId, PlanEntry>();
+    for (const e of [...(this.header.unknown ?? []), ...(this.header.sideEffects ?? [])])
+      entries.set(nodeId(e), e);
     return {
       formatVersion: JOURNAL_FORMAT_VERSION,
       status: this.status,
@@ -186,8 +216,11 @@ export class Replay {
       done: [...this.done],
       failed: [...this.failed],
       inFlight: [...this.inFlight.values()],
-      owed: (this.header.sideEffects ?? []).filter((e) => !done.has(nodeId(e))),
+      owed: (this.header.sideEffects ?? []).filter(
+        (e) => !done.has(nodeId(e)) && !unsure.has(nodeId(e)),
+      ),
       inDoubt: [...this.sending].filter((id) => !done.has(id)),
+      unknown: [...unsure].flatMap((id) => entries.get(id) ?? []),
     };
   }
 }

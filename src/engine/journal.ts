@@ -6,7 +6,8 @@
  * actions writes 2 MB in all rather than rewriting a growing file after every action.
  *
  * What must survive a kill is written synchronously before the apply goes on: a queued
- * job's id, a side effect (welcome mail) about to be sent or done, the end of the run.
+ * job's id, a side effect (welcome mail) about to be sent, done, or unknown (its answer was
+ * lost: send-unknown.ts), the end of the run.
  * Lines whose loss costs nothing — an object done or failed (the next plan re-reads it), a
  * job ended (the next apply asks its status once more) — are written in batches: with the
  * next synchronous line, after at most `BATCH_MS`, or at exit — a few writes a second
@@ -33,6 +34,7 @@ import {
   type PlanIdentity,
 } from "./journal-replay.js";
 import type { PlanEntry } from "./plan.js";
+import { SEND_UNKNOWN } from "./send-unknown.js";
 
 export {
   JOURNAL_FORMAT_VERSION,
@@ -72,7 +74,8 @@ export class Journal {
   /**
    * A new journal for a run of `plan`. `carry` is what it inherits: the actions resumed runs
    * already did, the side-effect entries of this plan (owed ones included: they stay owed
-   * until done), and jobs of earlier runs nobody saw end.
+   * until done), the side effects of earlier runs whose outcome is unknown, and jobs of
+   * earlier runs nobody saw end.
    */
   static start(
     file: string,
@@ -81,6 +84,7 @@ export class Journal {
       done?: readonly NodeId[];
       sideEffects?: readonly PlanEntry[];
       inFlight?: readonly InFlightJob[];
+      unknown?: readonly PlanEntry[];
     } = {},
   ): Journal {
     const header: Header = {
@@ -90,6 +94,7 @@ export class Journal {
       done: [...(carry.done ?? [])],
       ...(carry.sideEffects?.length ? { sideEffects: [...carry.sideEffects] } : {}),
       ...(carry.inFlight?.length ? { inFlight: [...carry.inFlight] } : {}),
+      ...(carry.unknown?.length ? { unknown: [...carry.unknown] } : {}),
     };
     // Replaces the previous run's journal at once (temp file + rename).
     writeOrFail(file, () => {
@@ -136,7 +141,11 @@ export class Journal {
         line = { at, done: e.id };
         break;
       case "action-failed":
-        line = { at, failed: e.id, message: e.message };
+        // A side effect whose answer was lost: neither owed (never sent again) nor done.
+        line =
+          e.code === SEND_UNKNOWN && this.sideEffects.has(e.id)
+            ? { at, unknown: e.id, message: e.message }
+            : { at, failed: e.id, message: e.message };
         break;
       case "action-started":
         // Only side effects: an object's create is confirmed by reading, a mail is not.
@@ -157,10 +166,19 @@ export class Journal {
     const now =
       "job" in line ||
       "sending" in line ||
+      "unknown" in line ||
       "finished" in line ||
       ("done" in line && this.sideEffects.has(line.done)) ||
       ("failed" in line && this.sideEffects.has(line.failed));
     this.append(line, now);
+  }
+
+  /**
+   * Side effects a person says are settled (`apply --welcome-sent`): recorded done at once,
+   * so that no later plan names them, whether this run applies anything or not.
+   */
+  settle(ids: readonly NodeId[]): void {
+    for (const id of ids) this.append({ at: new Date().toISOString(), done: id }, true);
   }
 
   /** Mark the run finished (nothing was left to do). */
@@ -228,15 +246,16 @@ export class Journal {
  * node ids stay as they are: a resumed run matches them with its plan's.
  */
 function maskedHeader(h: Header): Header {
-  if (!h.sideEffects) return h;
+  const masked = (e: PlanEntry): PlanEntry => ({
+    ...e,
+    ...redactValue({ before: e.before, after: e.after, changes: e.changes, reason: e.reason }),
+    ...(e.ticket ? { ticket: redactValue(e.ticket) } : {}),
+    ...(e.warnings ? { warnings: redactValue(e.warnings) } : {}),
+  });
   return {
     ...h,
-    sideEffects: h.sideEffects.map((e) => ({
-      ...e,
-      ...redactValue({ before: e.before, after: e.after, changes: e.changes, reason: e.reason }),
-      ...(e.ticket ? { ticket: redactValue(e.ticket) } : {}),
-      ...(e.warnings ? { warnings: redactValue(e.warnings) } : {}),
-    })),
+    ...(h.sideEffects ? { sideEffects: h.sideEffects.map(masked) } : {}),
+    ...(h.unknown ? { unknown: h.unknown.map(masked) } : {}),
   };
 }
 

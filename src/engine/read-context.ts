@@ -15,6 +15,11 @@ import { ApiError } from "../api/errors.js";
 export interface JournalFacts {
   /** Keys of side effects owed by an earlier apply (planned again although live looks done). */
   readonly owed: ReadonlySet<string>;
+  /**
+   * Keys of side effects an earlier apply may or may not have carried out (their answer was
+   * lost): never planned again, named in every plan until a person settles them.
+   */
+  readonly unknown?: ReadonlySet<string>;
   /** A journal of this service exists: what it does not list as owed was done. */
   readonly known: boolean;
   /**

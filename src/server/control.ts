@@ -43,6 +43,7 @@ const FAULTS_BODY = {
           operation: { type: "string" },
           retryAfter: { type: "number" },
           times: { type: "integer", minimum: 1 },
+          rate: { type: "number", minimum: 0, maximum: 1 },
         },
       },
     },

@@ -5,7 +5,10 @@
  * deterministic and may also strike after the handler ran (`dropAfter`: the change is made,
  * the answer is lost), which is what a client must survive without duplicating a POST.
  * A one-shot fault armed through /_control carries the caller's parent organization and
- * strikes only requests made with that parent organization's tokens.
+ * strikes only requests made with that parent organization's tokens. With a `rate` it
+ * strikes each matching request with that probability (the seeded PRNG) until its `times`
+ * are spent: the crash benchmark drops the answers of a share of an apply's POSTs after the
+ * server acted on them.
  */
 import type { OperationId } from "../api/routes.js";
 
@@ -29,6 +32,8 @@ export interface OneShotFault {
   retryAfter?: number;
   /** How many matching requests it strikes (default 1). */
   times?: number;
+  /** Strike a matching request with this probability (default 1: every one). */
+  rate?: number;
   /** Strike only requests of this parent organization (id); absent = any request. */
   parentOrgId?: number;
 }
@@ -97,7 +102,8 @@ export class Faults {
       (f) =>
         (!f.method || f.method === method) &&
         (!f.operation || f.operation === operation) &&
-        (f.parentOrgId === undefined || f.parentOrgId === parentOrgId),
+        (f.parentOrgId === undefined || f.parentOrgId === parentOrgId) &&
+        (f.rate === undefined || this.random() < f.rate),
     );
     if (i >= 0) {
       const f = this.oneShots[i];

@@ -4,7 +4,8 @@
  * - random faults on 35 % of the requests (500, 503, 429, dropped connections; all before
  *   the handler) and 5 ms latency: converged from empty in at most 2 runs, the plan then
  *   empty, and nothing in the store twice — no object, no queued job, no accepted POST
- *   beyond an uninterrupted apply's, no welcome mail;
+ *   beyond an uninterrupted apply's, no welcome mail (one whose send a fault struck is said
+ *   unknown, never sent again);
  * - an outage: the server (a `phctl serve --db FILE` child process) stopped for 5 s while an
  *   apply is writing, and started again on the same port and file: the same apply process
  *   waits it out and exits 0, and the plan is then empty.
@@ -71,7 +72,7 @@ describe("random faults", () => {
       let plan = await phctl(PLAN, envFor(t), dir);
       for (let i = 1; i < 3 && plan.code === 1; i++) plan = await phctl(PLAN, envFor(t), dir);
       expect(plan.code, said(plan)).toBe(0);
-      expect(plan.stdout).toMatch(/^No changes\./);
+      expect(plan.stdout).toMatch(/^No changes\./m);
 
       // The store holds exactly what the manifests declare: no second user, repository, member…
       const db = t.server.ctx.db;
@@ -134,10 +135,15 @@ describe("random faults", () => {
         ([k, n]) => n > (reference.get(k) ?? 0),
       );
       expect.soft(extra).toEqual([]);
-      // jdoe declares sendWelcome: exactly one mail (none would be a welcome lost to a fault).
+      // jdoe declares sendWelcome: exactly one mail — unless a fault struck its send: phctl
+      // cannot tell a fault before the handler from one after it, so it sends no second mail,
+      // says the first may or may not have gone out, and leaves it to a person (none went).
+      const unknown = runs.some((r) =>
+        /welcome mail of jdoe may or may not have been sent/.test(r.stdout),
+      );
       expect
         .soft(col("SELECT recipients FROM outbox WHERE kind = 'welcome'"))
-        .toEqual(['["jane.doe@example.org"]']);
+        .toEqual(unknown ? [] : ['["jane.doe@example.org"]']);
     } finally {
       await t.close();
     }
@@ -185,7 +191,7 @@ describe("an outage in the middle of an apply", () => {
       });
       const plan = await phctl(PLAN, env, work);
       expect(plan.code, said(plan)).toBe(0);
-      expect(plan.stdout).toMatch(/^No changes\./);
+      expect(plan.stdout).toMatch(/^No changes\./m);
     } finally {
       await server.stop();
     }

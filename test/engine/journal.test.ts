@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ApplyEvent } from "../../src/engine/apply-events.js";
 import { BATCH_MS, Journal, readJournal } from "../../src/engine/journal.js";
+import { SEND_UNKNOWN } from "../../src/engine/send-unknown.js";
 
 const plan = { createdAt: "t", apiUrl: "test", organization: "acme", digest: "d", targets: [] };
 const target = (key: string) => ({
@@ -136,6 +137,55 @@ describe("what a journal carries to the next run", () => {
     expect(data.owed.map((e) => e.key)).toEqual(["user/bob/welcome"]);
   });
 
+  it("records a side effect whose answer was lost as unknown: neither owed nor done, carried on, settled by a person", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan, { sideEffects: [welcome("ann"), welcome("bob")] });
+    const bob = {
+      id: "create user/bob/welcome",
+      key: "user/bob/welcome",
+      kind: "WelcomeMail",
+      action: "create" as const,
+    };
+    journal.record({ type: "action-started", ...bob });
+    journal.record({
+      type: "action-failed",
+      ...bob,
+      durationMs: 1,
+      message: "the welcome mail of bob may or may not have been sent",
+      code: SEND_UNKNOWN,
+    });
+    // Written at once (a kill right after loses nothing).
+    expect(readFileSync(file, "utf8")).toContain('"unknown":"create user/bob/welcome"');
+    let data = readJournal(file)!;
+    expect(data.unknown.map((e) => e.key)).toEqual(["user/bob/welcome"]);
+    expect(data.owed.map((e) => e.key)).toEqual(["user/ann/welcome"]);
+    expect(data.inDoubt).toEqual([]);
+    // The next run's journal inherits it; a person settles it.
+    const next = Journal.start(file, plan, { unknown: data.unknown });
+    expect(readJournal(file)!.unknown.map((e) => e.key)).toEqual(["user/bob/welcome"]);
+    new Journal(file, next.data).settle(["create user/bob/welcome"]);
+    data = readJournal(file)!;
+    expect(data).toMatchObject({ unknown: [], owed: [], done: ["create user/bob/welcome"] });
+  });
+
+  it("holds a side effect killed between 'about to be sent' and 'done' as unknown, never owed", () => {
+    const file = fileIn();
+    const journal = Journal.start(file, plan, { sideEffects: [welcome("ann")] });
+    journal.record({
+      type: "action-started",
+      id: "create user/ann/welcome",
+      key: "user/ann/welcome",
+      kind: "WelcomeMail",
+      action: "create",
+    });
+    const data = readJournal(file)!;
+    expect(data.inDoubt).toEqual(["create user/ann/welcome"]);
+    expect(data.owed).toEqual([]);
+    expect(data.unknown.map((e) => e.key)).toEqual(["user/ann/welcome"]);
+    // Continued in place (settleJobs), it stays so.
+    expect(new Journal(file, data).data.unknown.map((e) => e.key)).toEqual(["user/ann/welcome"]);
+  });
+
   it("keeps a job in flight when its action failed without seeing the job end (a timeout)", () => {
     const file = fileIn();
     const journal = Journal.start(file, plan, {
@@ -207,6 +257,6 @@ describe("what the journal writes at once and what in batches", () => {
     journal.record({ type: "action-started", ...mail });
     expect(readJournal(file)!.inDoubt).toEqual(["create user/a/welcome"]);
     journal.record({ type: "action-done", ...mail, durationMs: 1 });
-    expect(readJournal(file)).toMatchObject({ inDoubt: [], owed: [] });
+    expect(readJournal(file)).toMatchObject({ inDoubt: [], owed: [], unknown: [] });
   });
 });

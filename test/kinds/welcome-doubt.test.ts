@@ -53,3 +53,52 @@ describe("the welcome doubt", () => {
     expect(w.message).toContain("the journal at hand was last written before it was created");
   });
 });
+
+describe("welcome mails of unknown outcome (the journal's `unknown`)", () => {
+  const users = (signedIn: string[]) =>
+    ({
+      listAll: async () =>
+        ["cnew", "dnew", "enew"].map((u) => ({
+          username: u,
+          dateCreated: created,
+          dateLastAccessed: signedIn.includes(u) ? created : null,
+        })),
+    }) as unknown as ApiClient;
+  const declared = {
+    users: ["cnew", "dnew", "enew"].map((u, i) => ({
+      username: u,
+      key: `user/${u}`,
+      sendWelcome: true,
+      source: { file: "users/acme.yaml", line: 45 + 10 * i, column: 1 },
+    })),
+  } as unknown as DesiredState;
+  const facts = (...us: string[]): JournalFacts => ({
+    owed: new Set(),
+    unknown: new Set(us.map((u) => `user/${u}/welcome`)),
+    known: true,
+    updatedAt: new Date(NOW).toISOString(),
+  });
+  const warnings = (api: ApiClient, f: JournalFacts) =>
+    welcomeWarnings(new ReadContext(api, f), declared, NOW);
+
+  it("names one in one warning, with what a person should do", async () => {
+    const [w, ...rest] = await warnings(users([]), facts("dnew"));
+    expect(rest).toEqual([]);
+    expect(w.key).toBe("user/dnew/welcome");
+    expect(w.message).toMatch(/^the welcome mail of user dnew may or may not have been sent: /);
+    expect(w.message).toContain("phctl does not send it again");
+    expect(w.message).toContain(
+      "send it with: phctl api POST /v1/users/dnew/send_welcome — then tell phctl with: phctl apply --welcome-sent dnew",
+    );
+  });
+
+  it("names several in one warning, each with its flag; one who signed in is left out", async () => {
+    const ws = await warnings(users(["enew"]), facts("cnew", "dnew", "enew"));
+    expect(ws).toHaveLength(1);
+    expect(ws[0].message).toMatch(
+      /^the welcome mails of 2 users may or may not have been sent \(cnew, dnew\): /,
+    );
+    expect(ws[0].message).toContain("phctl apply --welcome-sent cnew --welcome-sent dnew");
+    expect(await warnings(users(["cnew"]), facts("cnew"))).toEqual([]);
+  });
+});
