@@ -9,6 +9,7 @@ import { Environment } from "@marcbachmann/cel-js";
 import type { SelectKind } from "../layers/selector.js";
 import { kindSchema } from "../manifest/schema/index.js";
 import type { PolicyScope } from "../manifest/schema/policy.js";
+import { LIVE_SCHEMAS } from "./live-schema.js";
 import { re2Matches, RE2_FUNCTION } from "./re2.js";
 import { celType, shapeOf, shapeOfValue, type ObjectShape, type Shape } from "./shape.js";
 
@@ -101,7 +102,9 @@ function baseEnv(scope: PolicyScope, kind: SelectKind): Environment {
     register("Change", CHANGE_FIELDS);
     e.registerVariable("change", "Change");
   } else {
-    e.registerVariable("object", "map<string, dyn>");
+    // A live object: typed by its published schema (live-schema.ts), not the manifest's.
+    const live = shapeOf(LIVE_SCHEMAS[kind] as Parameters<typeof shapeOf>[0]);
+    e.registerVariable("object", celType(live, `Live${kind}`, register));
   }
   checkEnvs.set(id, env);
   return env;

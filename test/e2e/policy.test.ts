@@ -174,3 +174,32 @@ spec:
     expect(`${r.stdout}${r.stderr}`).not.toMatch(/at .*\.js:\d+/);
   }, 30_000);
 });
+
+describe("live rules are type-checked", () => {
+  it("a misspelled live field is a validate error at the rule's line; phctl schema live names the fields", async () => {
+    const dir = config("live-typo", {
+      "policies/live.yaml": `apiVersion: phctl/v1
+kind: Policy
+metadata: { name: described }
+spec:
+  select: { kind: Project }
+  scope: live
+  rules:
+    - name: long-description
+      expression: 'size(object.descripton) >= 5'
+`,
+    });
+    const r = await phctl(["validate", dir], env, ROOT);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /policies\/live\.yaml:9:\d+ Policy described: rule long-description: expression: No such key: descripton/,
+    );
+    const schema = await phctl(["schema", "live"], env, ROOT);
+    expect(schema.code).toBe(0);
+    const parsed = JSON.parse(schema.stdout) as {
+      definitions: Record<string, { properties: Record<string, unknown>; required: string[] }>;
+    };
+    expect(Object.keys(parsed.definitions)).toEqual(["Project", "Repository", "User", "Team"]);
+    expect(parsed.definitions.Project.required).toContain("description");
+  });
+});

@@ -196,7 +196,7 @@ describe("evaluateChanges and evaluateLive", () => {
     const r = load({
       "p.yaml": policy(
         "l",
-        "  select: { kind: Project }\n  scope: live\n  rules: [{ name: l, expression: object.visibility != 'public' || object.licenseCount > 0 }]\n",
+        "  select: { kind: Project }\n  scope: live\n  rules: [{ name: l, expression: object.visibility != 'public' || size(object.description) > 0 }]\n",
       ),
     });
     const { violations } = evaluateLive(
@@ -206,17 +206,39 @@ describe("evaluateChanges and evaluateLive", () => {
           kind: "Project",
           key: "project/u",
           name: "u",
-          object: { visibility: "public", licenseCount: 0 },
+          object: { visibility: "public", description: "" },
         },
         {
           kind: "Project",
           key: "project/v",
           name: "v",
-          object: { visibility: "public", licenseCount: 2 },
+          object: { visibility: "public", description: "Firmware" },
         },
       ],
       NOW,
     );
     expect(violations.map((v) => [v.key, v.source])).toEqual([["project/u", undefined]]);
+  });
+
+  it("live rules are type-checked against the live object's schema: a misspelled field is a load error", () => {
+    const r = load({
+      "p.yaml": policy(
+        "l",
+        "  select: { kind: Project }\n  scope: live\n  rules: [{ name: l, expression: size(object.descripton) > 0 }]\n",
+      ),
+    });
+    const errors = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => [d.file, d.line, d.message])).toEqual([
+      ["p.yaml", 7, "rule l: expression: No such key: descripton"],
+    ]);
+    expect(errors[0].hint).toBe("did you mean description?");
+    // The manifest's document is not what a live rule sees.
+    const spec = load({
+      "p.yaml": policy(
+        "l",
+        "  select: { kind: Repository }\n  scope: live\n  rules: [{ name: l, expression: object.spec.title != '' }]\n",
+      ),
+    });
+    expect(spec.diagnostics.filter((d) => d.severity === "error")).toHaveLength(1);
   });
 });
