@@ -103,7 +103,7 @@ function baseEnv(scope: PolicyScope, kind: SelectKind): Environment {
     e.registerVariable("change", "Change");
   } else {
     // A live object: typed by its published schema (live-schema.ts), not the manifest's.
-    const live = shapeOf(LIVE_SCHEMAS[kind] as Parameters<typeof shapeOf>[0]);
+    const live = shapeOf(LIVE_SCHEMAS[kind]);
     e.registerVariable("object", celType(live, `Live${kind}`, register));
   }
   checkEnvs.set(id, env);
