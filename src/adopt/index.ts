@@ -125,8 +125,8 @@ export function adopt(input: AdoptInput): AdoptResult {
     if (GIT_KINDS.has(e.kind) && gitGone.has(doc)) continue;
     try {
       const layered = loaded ? layeredChanges(loaded, e) : new Map<FieldChange, LayeredChange>();
-      // A layer that selects this object alone takes the live value itself.
-      const intoLayer = [...layered.values()].filter((l) => l.others === 0);
+      // A layer whose selector names this object alone takes the live value itself.
+      const intoLayer = [...layered.values()].filter((l) => l.alone);
       const unwritable = [...layered.values()].find(
         (l) => manifestValue(e.kind, l.change) === undefined,
       );

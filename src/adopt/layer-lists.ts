@@ -15,7 +15,7 @@ import type { FieldPath } from "../manifest/positions.js";
 import { REMOVE } from "../manifest/schema/layering.js";
 import type { LoadResult } from "../manifest/types.js";
 import type { LayerAdoption } from "./layers.js";
-import { othersText } from "./layers.js";
+import { namesAlone, othersText } from "./layers.js";
 import { getIn, type Op } from "./ops.js";
 import { documentOf } from "./places.js";
 
@@ -74,6 +74,8 @@ export interface Giver {
   list: FieldPath;
   /** How many other objects the layer selects. */
   others: number;
+  /** The layer's selector names this object alone (see layers.ts namesAlone). */
+  alone: boolean;
 }
 
 /** What gives an entry gone live: the layers, and whether the object's own list does too. */
@@ -102,11 +104,11 @@ export function listAdoption(loaded: LoadResult, e: PlanEntry): ListAdoption | u
     const layer = c.layer && loaded.layers?.layers.find((l) => l.name === c.layer?.name);
     if (!layer) return [];
     const others = layer.selected.filter((k) => k !== self).length;
-    return [{ layer, list: c.at.slice(0, -1), others }];
+    return [{ layer, list: c.at.slice(0, -1), others, alone: namesAlone(layer, self) }];
   });
   if (layers.length === 0) return undefined;
   const own = givers.some((c) => !c.layer);
-  const named = layers.find((l) => l.others > 0);
+  const named = layers.find((l) => !l.alone);
   return { place, layers, own, into: named ? "tombstone" : "layer", named: named ?? layers[0] };
 }
 

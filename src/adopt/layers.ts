@@ -1,8 +1,10 @@
 /**
  * `drift --adopt` where a Defaults layer gave the drifted value: the live value goes into the
- * layer only when the layer selects nothing but this object (a repository, for a Repository
- * layer); otherwise it is written into the object's own document as an override, and the
- * adoption says so — a layer's value never changes silently for the other objects it selects.
+ * layer only when the layer's selector names this object alone — by exact names, not labels,
+ * globs or an organization, which would also choose objects added later (a repository, for a
+ * Repository layer); otherwise it is written into the object's own document as an override,
+ * and the adoption says so — a layer's value never changes silently for the other objects it
+ * selects, today or tomorrow.
  */
 import type { FieldChange, PlanEntry } from "../engine/plan.js";
 import { blockerValue } from "../export/items.js";
@@ -20,6 +22,33 @@ export interface LayeredChange {
   at: FieldPath;
   /** How many other objects (repositories, for a Repository layer) the layer selects. */
   others: number;
+  /** The layer's selector names this object alone (namesAlone): adoption may write into it. */
+  alone: boolean;
+}
+
+const GLOB = /[*?[\]{}]/;
+const exactly = (globs: readonly string[] | undefined, name: string) =>
+  globs !== undefined && globs.length === 1 && globs[0] === name && !GLOB.test(name);
+
+/**
+ * Does `layer`'s selector name the object of `key` alone — one exact name (and, for a
+ * Repository layer, one exact repository and its subgroup, if any), no labels, no globs, no
+ * organization — and select nothing else? Only then is the layer that object's own.
+ */
+export function namesAlone(layer: LayerSummary, key: string): boolean {
+  const s = layer.select;
+  if (s.matchLabels && Object.keys(s.matchLabels).length > 0) return false;
+  if (s.matchExpressions && s.matchExpressions.length > 0) return false;
+  if (s.organization !== undefined) return false;
+  const parts = key.split("/");
+  if (!exactly(s.names, parts[1] ?? "")) return false;
+  if (s.kind === "Repository") {
+    const rest = parts.slice(3);
+    const name = rest.pop() ?? "";
+    if (!exactly(s.repositories, name)) return false;
+    if (s.subgroups !== undefined && !exactly(s.subgroups, rest.join("/"))) return false;
+  } else if (s.repositories !== undefined || s.subgroups !== undefined) return false;
+  return layer.selected.every((k) => k === selectedKey(key));
 }
 
 /** What adoption did with a layer's value, for the report. */
@@ -49,7 +78,7 @@ export function layeredChanges(loaded: LoadResult, e: PlanEntry): Map<FieldChang
     const layer = layers.layers.find((l) => l.name === name);
     if (!w || !layer) continue;
     const others = layer.selected.filter((k) => k !== selectedKey(e.key)).length;
-    out.set(c, { change: c, layer, at: w.at, others });
+    out.set(c, { change: c, layer, at: w.at, others, alone: namesAlone(layer, e.key) });
   }
   return out;
 }
@@ -71,7 +100,10 @@ export function manifestValue(kind: string, c: FieldChange): unknown {
   return c.before;
 }
 
-/** "1,839 other repositories" for the report. */
+/**
+ * "1,839 other repositories" for the report; a layer that selects no other today, by labels or
+ * globs: "every project its selector chooses (by labels, globs or organization: none other today)".
+ */
 export function othersText(l: Pick<LayeredChange, "others" | "layer">): string {
   const n = l.others;
   const kind = l.layer.select.kind;
@@ -79,6 +111,8 @@ export function othersText(l: Pick<LayeredChange, "others" | "layer">): string {
     { Repository: "repositor", Project: "project", User: "user", Team: "team" }[kind] ?? "object";
   const noun =
     what === "repositor" ? (n === 1 ? "repository" : "repositories") : n === 1 ? what : `${what}s`;
+  if (n === 0)
+    return `every ${what === "repositor" ? "repository" : what} its selector chooses (by labels, globs or organization: none other today)`;
   return `${n.toLocaleString("en-US")} other ${noun}`;
 }
 

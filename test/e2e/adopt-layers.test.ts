@@ -131,4 +131,44 @@ describe("phctl drift --adopt with Defaults layers", () => {
     const p = await phctl(["plan", "config", "--detailed-exitcode"], env, dir);
     expect(p.code).toBe(0);
   });
+
+  it("a layer that selects only the drifted project today, by labels: an override, never the layer", async () => {
+    const config = join(dir, "config");
+    const gold = `apiVersion: phctl/v1
+kind: Defaults
+metadata: { name: gold-tier }
+spec:
+  select: { kind: Project, matchLabels: { tier: gold } }
+  values:
+    externalContribution: true
+`;
+    writeFileSync(join(config, "gold.yaml"), gold);
+    const tfb = join(config, "projects", "tf-b.yaml");
+    writeFileSync(
+      tfb,
+      readFileSync(tfb, "utf8").replace(
+        "metadata: { name: tf-b }",
+        "metadata: { name: tf-b, labels: { tier: gold } }",
+      ),
+    );
+    const applied = await phctl(["apply", "config", "--auto-approve"], env, dir);
+    expect(applied.code, applied.stderr).toBe(0);
+    const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
+    await api.call("projects.patch", {
+      params: { projectSlug: "tf-b" },
+      body: { externalContribution: false },
+    });
+    await api.close();
+
+    const r = await phctl(["drift", "config", "--adopt"], env, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "phctl: adopt: project/tf-b: override written to config/projects/tf-b.yaml: Defaults gold-tier gives externalContribution to every project its selector chooses (by labels, globs or organization: none other today)",
+    );
+    // The rule stays as it was for every project labelled tier: gold from now on.
+    expect(readFileSync(join(config, "gold.yaml"), "utf8")).toBe(gold);
+    expect(readFileSync(tfb, "utf8")).toMatch(/externalContribution: false\n/);
+    const p = await phctl(["plan", "config", "--detailed-exitcode"], env, dir);
+    expect(p.code, p.stdout).toBe(0);
+  });
 });
