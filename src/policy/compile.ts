@@ -62,7 +62,9 @@ function compileExpression(
     const offset = error?.range?.start ?? 0;
     const summary = (error?.summary ?? error?.message ?? "invalid expression").split("\n")[0];
     const key = /^No such key: (.+)$/.exec(summary)?.[1];
-    const hint = key ? didYouMean(key, fieldNames(env)) : undefined;
+    const hint = key
+      ? didYouMean(key, fieldNames(env))
+      : celHint(summary, expression.slice(offset, error?.range?.end ?? offset + 1), scopeOf(doc));
     const d = makeDiagnostic(
       "error",
       "policy-expression",
@@ -109,6 +111,29 @@ function compileExpression(
   if (refused) return undefined;
   const parsed = calls.length > 0 ? evaluationEnv().parse(withRe2(expression, calls)) : original;
   return { run: parsed, cost: costOf(parsed.ast) };
+}
+
+/** The variables a rule of each scope may read. */
+const VARIABLES = {
+  object: "object, users, params",
+  change: "change, params",
+  live: "object, params",
+};
+const scopeOf = (doc: PolicyDoc) => doc.value.spec.scope ?? "object";
+
+/**
+ * What to write instead, for the mistakes people bring from other languages: `and`, `or`,
+ * `not`, `=`; and the variables in scope for an unknown one.
+ */
+function celHint(summary: string, at: string, scope: keyof typeof VARIABLES): string | undefined {
+  if (/^Unknown variable/.test(summary))
+    return `${scope === "object" ? "an" : "a"} ${scope} rule reads ${VARIABLES[scope]}`;
+  const word = /^[A-Za-z]+/.exec(at)?.[0];
+  const ops: Record<string, string> = { and: "&&", or: "||", not: "!" };
+  if (word && word in ops) return `CEL writes ${word} as ${ops[word]}`;
+  if (/^Unexpected character: '?='?/.test(summary) && at.startsWith("="))
+    return "CEL compares with ==";
+  return undefined;
 }
 
 const ruleName = (doc: PolicyDoc, path: FieldPath) =>

@@ -55,8 +55,19 @@ export function locateOffset(
 export function caret(expression: string, offset: number, length = 1): string {
   const start = expression.lastIndexOf("\n", offset - 1) + 1;
   const endAt = expression.indexOf("\n", offset);
-  const line = expression.slice(start, endAt === -1 ? undefined : endAt);
-  const col = offset - start;
+  let line = expression.slice(start, endAt === -1 ? undefined : endAt);
+  let col = offset - start;
+  // A window around the offset: an expression of a megabyte is never echoed whole.
+  if (line.length > 2 * WINDOW) {
+    const from = Math.max(0, col - WINDOW);
+    const to = Math.min(line.length, col + WINDOW);
+    const lead = from > 0 ? "…" : "";
+    line = `${lead}${line.slice(from, to)}${to < line.length ? "…" : ""}`;
+    col = col - from + lead.length;
+  }
   const width = Math.max(1, Math.min(length, line.length - col));
   return `    ${line}\n    ${" ".repeat(col)}${"^".repeat(width)}`;
 }
+
+/** Characters of an expression shown on each side of an error's offset. */
+const WINDOW = 60;
