@@ -9,9 +9,22 @@
  * never a header); a CA file adds to the trusted roots. A refused certificate is reported
  * once per origin, naming the certificate and the setting that fixes it (tls.ts), and
  * marked `permanent`: sending it again cannot help.
+ *
+ * Bounds: an attempt's connection is made within the connect timeout, its headers come
+ * within `timeoutMs` and each chunk of its body within `timeoutMs` of the one before
+ * (undici's timers), and the whole attempt — connection, headers and body together — ends
+ * by its `deadlineMs` (one sweep timer for every attempt in flight): a server that accepts
+ * and never answers, or sends headers and stalls the body, holds an attempt no longer.
+ * `cutShort(group)` ends at once every attempt of one API (its outage gate gave up).
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
-import { exchangeWith, type Exchanged, type ExchangeOptions } from "./exchange.js";
+import { humanDuration } from "./errors.js";
+import {
+  exchangeWith,
+  type Exchanged,
+  type ExchangeOptions,
+  type ExchangeStage,
+} from "./exchange.js";
 import { resolveNetwork, shownProxyFor, type NetworkSettings, type ShownProxy } from "./network.js";
 import { viaProxy } from "./proxy-failure.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
@@ -25,6 +38,18 @@ export interface WireRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /**
+   * The whole attempt — connection, headers and body together — ends by then, ms from now
+   * (`--outage-timeout`); undefined: bounded by `timeoutMs` per phase only.
+   */
+  deadlineMs?: number;
+  /** The attempts `cutShort(group)` ends: one group per API. */
+  group?: string;
+  /**
+   * An outage gate's probe: sent on connections of its own, so it never queues behind
+   * attempts that hang on every pooled connection.
+   */
+  probe?: boolean;
   signal?: AbortSignal;
 }
 
@@ -112,11 +137,38 @@ export interface TransportOptions {
   keepAliveMs?: number;
   /** Proxy and CAs (default: from the environment, `resolveNetwork()`). */
   network?: NetworkSettings;
+  /** Longest wait for a connection (TCP, TLS, a proxy's tunnel), ms (default 10 s). */
+  connectTimeoutMs?: number;
+}
+
+/** Connections of the probes' own pool, per origin: a few probes may hang at once. */
+export const PROBE_CONNECTIONS = 4;
+/** How often in-flight attempts are checked against their deadline, ms. */
+export const SWEEP_MS = 250;
+
+/** An attempt in flight: when it must end, and how to end it. */
+interface Flight {
+  due: number;
+  /** Its deadline, ms (said in the failure). */
+  ms: number;
+  group: string | undefined;
+  cancel?: (reason: Error) => void;
+  stage?: () => ExchangeStage;
+}
+
+/** Ends an exchange from outside with the outcome it carries. */
+class Cut extends Error {
+  constructor(readonly outcome: WireFailure) {
+    super(outcome.message);
+  }
 }
 
 /** The dispatcher of a network: a plain Agent, or the proxy agent when a proxy is set. */
 function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatcher {
-  const tls = { timeout: 10_000, ...(network.ca.pems ? { ca: network.ca.pems } : {}) };
+  const tls = {
+    timeout: opts.connectTimeoutMs ?? 10_000,
+    ...(network.ca.pems ? { ca: network.ca.pems } : {}),
+  };
   const pool = {
     connections: opts.connections,
     pipelining: 1,
@@ -139,13 +191,22 @@ function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatc
 /** Timeouts from this long on are left to undici's timers (which tick about once a second). */
 export const COARSE_TIMEOUT_MS = 5_000;
 
-/** The failure of an attempt that got no answer in time. */
-const timedOut = (req: WireRequest): WireFailure => ({
+/**
+ * The failure of an attempt that got no (whole) answer in time (`ms`: its bound), said by
+ * how far it got: no connection (nothing was sent), no answer, or an answer whose body
+ * stopped coming after its headers.
+ */
+const timedOut = (ms: number, stage: ExchangeStage = "sent"): WireFailure => ({
   kind: "failure",
-  sent: true,
+  sent: stage !== "waiting",
   timeout: true,
   code: "TIMEOUT",
-  message: `no answer within ${req.timeoutMs} ms`,
+  message:
+    stage === "waiting"
+      ? `no connection within ${humanDuration(ms)}`
+      : stage === "body"
+        ? `the answer stalled after its headers: its body did not come within ${humanDuration(ms)}`
+        : `no answer within ${humanDuration(ms)}`,
 });
 
 /** The exchange of one attempt: its origin, path, method, headers and body. */
@@ -171,6 +232,12 @@ const answerOf = (x: Exchanged): WireResponse => ({
 /** The keep-alive connection pool and single-attempt sender. */
 export class Transport {
   private readonly agent: Dispatcher;
+  /** The probes' pool (made on the first probe). */
+  #probeAgent: Dispatcher | undefined;
+  readonly #opts: TransportOptions;
+  /** Attempts in flight with a deadline or a group; the sweep timer runs while there are. */
+  readonly #flights = new Set<Flight>();
+  #sweep: NodeJS.Timeout | undefined;
   /** Proxy and CAs in use. */
   readonly network: NetworkSettings;
   /** Per origin: the explanation of its refused certificate (looked at once). */
@@ -181,6 +248,64 @@ export class Transport {
   constructor(opts: TransportOptions) {
     this.network = opts.network ?? resolveNetwork();
     this.agent = dispatcherOf(opts, this.network);
+    this.#opts = opts;
+  }
+
+  /** The pool an attempt goes through: the probes have one of their own. */
+  #dispatcher(req: WireRequest): Dispatcher {
+    if (!req.probe) return this.agent;
+    this.#probeAgent ??= dispatcherOf(
+      { ...this.#opts, connections: PROBE_CONNECTIONS },
+      this.network,
+    );
+    return this.#probeAgent;
+  }
+
+  /** Track an attempt until it settles: its deadline, and its group for `cutShort`. */
+  #track(
+    deadlineMs: number | undefined,
+    group: string | undefined,
+    o: ExchangeOptions,
+  ): Flight {
+    const flight: Flight = {
+      due: deadlineMs === undefined ? Infinity : performance.now() + deadlineMs,
+      ms: deadlineMs ?? Infinity,
+      group,
+    };
+    o.bind = (cancel, stage) => {
+      flight.cancel = cancel;
+      flight.stage = stage;
+    };
+    if (deadlineMs === undefined && group === undefined) return flight;
+    this.#flights.add(flight);
+    if (flight.due !== Infinity && this.#sweep === undefined)
+      this.#sweep = setInterval(() => this.#sweepDue(), SWEEP_MS);
+    return flight;
+  }
+
+  #untrack(flight: Flight): void {
+    this.#flights.delete(flight);
+    if (this.#flights.size === 0 && this.#sweep !== undefined) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  }
+
+  /** End the attempts past their deadline. */
+  #sweepDue(): void {
+    const now = performance.now();
+    for (const f of this.#flights)
+      if (f.due <= now) f.cancel?.(new Cut(timedOut(f.ms, f.stage?.())));
+  }
+
+  /**
+   * End at once every attempt of `group` still in flight (its API's outage gate gave up):
+   * each gets a timeout failure saying `message`; a write among them stays ambiguous.
+   */
+  cutShort(group: string, message: string): void {
+    const f: WireFailure = { kind: "failure", sent: true, timeout: true, code: "OUTAGE", message };
+    for (const flight of [...this.#flights])
+      if (flight.group === group) flight.cancel?.(new Cut(f));
   }
 
   /** A refused certificate, explained: what the server presents, and what to set. */
@@ -198,59 +323,72 @@ export class Transport {
   }
 
   /**
-   * Make one attempt, bounded by `timeoutMs`; throws only when the caller's own signal
-   * aborted it. A timeout of `COARSE_TIMEOUT_MS` or more uses undici's own timers (the
-   * answer's headers within it of sending, each chunk of its body within it of the one
-   * before; undici ticks them about once a second): no AbortController and timer per
-   * request, which cost a quarter of a second of CPU at 27,000 requests. A shorter one
-   * bounds the whole exchange with a timer of its own. The answer is read in the exchange's
-   * own handler: one promise per attempt.
+   * Make one attempt, bounded by `timeoutMs` per phase and by `deadlineMs` in all; throws
+   * only when the caller's own signal aborted it. A timeout of `COARSE_TIMEOUT_MS` or more
+   * uses undici's own timers (the answer's headers within it of sending, each chunk of its
+   * body within it of the one before; undici ticks them about once a second) and the sweep
+   * (the deadline, every `SWEEP_MS`): no AbortController and timer per request, which cost
+   * a quarter of a second of CPU at 27,000 requests. A shorter one bounds the whole
+   * exchange with a timer of its own. The answer is read in the exchange's own handler: one
+   * promise per attempt.
    */
   send(req: WireRequest): Promise<WireOutcome> {
     // A call still running when its command ended (a sibling read of a failed plan): it
     // must fail at once, not be retried with backoff and keep the process alive.
     if (this.#closed)
       return Promise.resolve(this.#cutShort({ code: "CLIENT_CLOSED", sent: false }));
-    if (req.timeoutMs < COARSE_TIMEOUT_MS) return this.sendTimed(req);
+    if (Math.min(req.timeoutMs, req.deadlineMs ?? Infinity) < COARSE_TIMEOUT_MS)
+      return this.sendTimed(req);
     const o: ExchangeOptions = optionsOf(req);
     o.headersTimeout = req.timeoutMs;
     o.bodyTimeout = req.timeoutMs;
     if (req.signal) o.signal = req.signal;
-    return exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
-      if (req.signal?.aborted) throw req.signal.reason ?? e;
-      const f = classifyFailure(e);
-      if (this.#closed) return this.#cutShort(f);
-      if (f.code === "UND_ERR_HEADERS_TIMEOUT" || f.code === "UND_ERR_BODY_TIMEOUT")
-        return timedOut(req);
-      return isTlsCertificateFailure(f.code)
-        ? this.tlsFailure(req.origin, f)
-        : this.#proxied(req, f);
-    });
+    const flight = this.#track(req.deadlineMs, req.group, o);
+    return exchangeWith<WireOutcome>(
+      this.#dispatcher(req),
+      o,
+      (x) => {
+        this.#untrack(flight);
+        return answerOf(x);
+      },
+      (e) => {
+        this.#untrack(flight);
+        if (req.signal?.aborted) throw req.signal.reason ?? e;
+        if (e instanceof Cut) return e.outcome;
+        const f = classifyFailure(e);
+        if (this.#closed) return this.#cutShort(f);
+        if (f.code === "UND_ERR_HEADERS_TIMEOUT") return timedOut(req.timeoutMs);
+        if (f.code === "UND_ERR_BODY_TIMEOUT") return timedOut(req.timeoutMs, "body");
+        return isTlsCertificateFailure(f.code)
+          ? this.tlsFailure(req.origin, f)
+          : this.#proxied(req, f);
+      },
+    );
   }
 
-  /** `send` with a timer and an AbortController of its own (short timeouts). */
+  /** `send` with a timer of its own (short timeouts): it bounds the whole exchange. */
   private async sendTimed(req: WireRequest): Promise<WireOutcome> {
-    const timer = new AbortController();
-    const t = setTimeout(() => timer.abort(), req.timeoutMs);
-    const onCallerAbort = () => timer.abort();
-    req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const bound = Math.min(req.timeoutMs, req.deadlineMs ?? Infinity);
+    const o = optionsOf(req);
+    if (req.signal) o.signal = req.signal;
+    // Its own timer bounds it: tracked only to be cut short with its group.
+    const flight = this.#track(undefined, req.group, o);
+    const t = setTimeout(() => flight.cancel?.(new Cut(timedOut(bound, flight.stage?.()))), bound);
     try {
-      const o = optionsOf(req);
-      o.signal = timer.signal;
-      return await exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
+      return await exchangeWith<WireOutcome>(this.#dispatcher(req), o, answerOf, (e) => {
         throw e;
       });
     } catch (e) {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
-      if (timer.signal.aborted) return timedOut(req);
+      if (e instanceof Cut) return e.outcome;
       const f = classifyFailure(e);
       if (this.#closed) return this.#cutShort(f);
       return isTlsCertificateFailure(f.code)
         ? await this.tlsFailure(req.origin, f)
         : this.#proxied(req, f);
     } finally {
+      this.#untrack(flight);
       clearTimeout(t);
-      req.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
 
@@ -274,6 +412,6 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return; // a second close is a no-op (undici's throws)
     this.#closed = true;
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.#probeAgent?.close()]);
   }
 }
