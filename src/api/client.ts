@@ -64,7 +64,7 @@ import {
 import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
 import type { ApiError, OutageError } from "./errors.js";
-import { OutageGate } from "./outage.js";
+import { OutageGate, probeWindowMs } from "./outage.js";
 import { Transport, type WireOutcome } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
 import { VERSION } from "../version.js";
@@ -162,7 +162,7 @@ export class ApiClient {
     // attempts hanging on every slot and pooled connection must not hold it back. Probes
     // keep to the throttle by their spacing (`minProbeGapMs`).
     const probeOf = (req: () => PreparedRequest) => () => {
-      const wire = wireOf(this.#deps, req(), Math.min(timeoutMs, 10_000));
+      const wire = wireOf(this.#deps, req(), Math.min(timeoutMs, probeWindowMs(outageTimeoutMs)));
       return this.#transport.send({ ...wire, deadlineMs: wire.timeoutMs, probe: true });
     };
     const gateOf = (api: ApiKind, probe: () => Promise<WireOutcome>) =>

@@ -16,6 +16,7 @@
  * their schedule, a few at a time at most, each bounded by its own timeout.
  */
 import { codeOfStatus, OutageError } from "./errors.js";
+import { sleep } from "./limit.js";
 import { isForkCleanup, parseRetryAfter, type RetryClass } from "./retry.js";
 import type { ShownProxy } from "./network.js";
 import { connectionWords } from "./proxy-failure.js";
@@ -44,6 +45,18 @@ export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
 /** Probes out at once at most (earlier ones may hang on a service that swallows them). */
 export const PROBES_IN_FLIGHT = 3;
+
+/**
+ * A quarter of the outage deadline, 1 to 10 s: how long a probe may take, and how long
+ * requests may be out with no answer from anywhere before the gate, still open, sends a
+ * probe of its own. Attempts that the service swallowed (accepted, never answered) report
+ * nothing until their own timeout; the probe finds out meanwhile whether the service
+ * answers — and when it does, that answer is what the deadline counts from, not the send
+ * of the swallowed attempts.
+ */
+export function probeWindowMs(timeoutMs: number): number {
+  return Math.min(10_000, Math.max(1_000, timeoutMs / 4));
+}
 
 /**
  * What the gate tells the client's observer (see `ClientEvent`). `proxy`: the trouble is the
@@ -124,6 +137,12 @@ export class OutageGate {
   #probes = 0;
   /** Probes sent and not yet back. */
   #probing = 0;
+  /** Attempts out (`sending()` without `record()` yet), and since when some have been. */
+  #inFlight = 0;
+  #busySince = 0;
+  /** The watch over attempts out while the gate is open, and its probe, if out. */
+  #watch: NodeJS.Timeout | undefined;
+  #watchProbe = false;
   #last = "";
   /** The proxy that did not answer, when the last trouble was that. */
   #proxy: ShownProxy | undefined;
@@ -131,6 +150,8 @@ export class OutageGate {
   #deadline: NodeJS.Timeout | undefined;
   #nextProbe: NodeJS.Timeout | undefined;
   readonly #waiters = new Set<Waiter>();
+  /** Callers in a retry's backoff (`nap`): woken when the client gives up. */
+  readonly #nappers = new Set<() => void>();
 
   constructor(private readonly o: OutageGateOptions) {}
 
@@ -191,11 +212,69 @@ export class OutageGate {
     return performance.now() - t0;
   }
 
+  /** An attempt goes out now; returns the time (performance.now()) to `record()` it with. */
+  sending(): number {
+    const now = performance.now();
+    if (this.#inFlight++ === 0) this.#busySince = now;
+    if (this.#watch === undefined && this.#state === "open") {
+      const after = probeWindowMs(this.o.timeoutMs);
+      this.#watch = setInterval(() => this.#watchTick(after), Math.max(250, after / 4));
+      this.#watch.unref();
+    }
+    return now;
+  }
+
+  /** An attempt `sending()` announced ended without an outcome (its caller aborted it). */
+  dropped(): void {
+    if (this.#inFlight > 0) this.#inFlight--;
+  }
+
   /**
-   * Count an attempt's outcome (`sentAt`: when it was sent, performance.now(); default now);
-   * returns its trouble, or undefined when it was an answer.
+   * Count an attempt's outcome (`sentAt`: what `sending()` returned for it); returns its
+   * trouble, or undefined when it was an answer.
    */
   record(outcome: WireOutcome, cls?: RetryClass, sentAt?: number): string | undefined {
+    if (sentAt !== undefined && this.#inFlight > 0) this.#inFlight--;
+    return this.#count(outcome, cls, sentAt);
+  }
+
+  /** Attempts out and nothing heard for a while: probe, unless one is out already. */
+  #watchTick(after: number): void {
+    if (this.#inFlight === 0 || this.#state !== "open") {
+      clearInterval(this.#watch);
+      this.#watch = undefined;
+      return;
+    }
+    const since = Math.max(this.#busySince, this.#answeredAt ?? -Infinity);
+    if (this.#watchProbe || performance.now() - since < after) return;
+    this.#watchProbe = true;
+    const epoch = this.#epoch;
+    const sentAt = performance.now();
+    void this.#send().then((outcome) => {
+      this.#watchProbe = false;
+      // Counted like any attempt's outcome unless an outage came and went meanwhile.
+      if (this.#state !== "gave-up" && this.#epoch === epoch)
+        this.#count(outcome, undefined, sentAt);
+    });
+  }
+
+  /** One probe's outcome (a failure when it threw). */
+  async #send(): Promise<WireOutcome> {
+    try {
+      return await this.o.probe();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      return {
+        kind: "failure",
+        sent: false,
+        timeout: false,
+        code: typeof code === "string" ? code : "UNKNOWN",
+        message: String(e),
+      };
+    }
+  }
+
+  #count(outcome: WireOutcome, cls?: RetryClass, sentAt?: number): string | undefined {
     const trouble = troubleOf(outcome, cls);
     if (this.#state === "gave-up") return trouble;
     const now = performance.now();
@@ -203,13 +282,18 @@ export class OutageGate {
       this.#run = 0;
       this.#answeredAt = now;
       this.#quietSince = undefined;
+      clearTimeout(this.#deadline);
+      this.#deadline = undefined;
       if (this.#state === "closed") this.#open();
       return undefined;
     }
     this.#last = trouble;
     this.#proxy = outcome.kind === "failure" ? outcome.proxy : undefined;
-    this.#quietSince ??= Math.max(sentAt ?? now, this.#answeredAt ?? -Infinity);
+    // Quiet since this attempt was sent — or since the last answer, if that came later.
+    const since = Math.max(sentAt ?? now, this.#answeredAt ?? -Infinity);
+    this.#quietSince = Math.min(this.#quietSince ?? Infinity, since);
     const quietMs = now - this.#quietSince;
+    this.#armDeadline();
     if (quietMs >= this.o.timeoutMs) {
       // No answer for the whole deadline already (an attempt hung that long): give up now.
       this.close(`no answer for ${seconds(quietMs)} s`);
@@ -221,7 +305,12 @@ export class OutageGate {
     const waited = now - (sentAt ?? now);
     if (this.#run >= OUTAGE_THRESHOLD)
       this.close(`${OUTAGE_THRESHOLD} requests in a row got no answer`);
-    else if (outcome.kind === "failure" && outcome.timeout && waited >= OUTAGE_WINDOW_MS)
+    else if (
+      outcome.kind === "failure" &&
+      outcome.timeout &&
+      waited >= OUTAGE_WINDOW_MS &&
+      since === sentAt
+    )
       // One request that waited that long for nothing says enough: say so, and probe.
       this.close(`a request got no answer for ${seconds(waited)} s`);
     else if (this.#run >= OUTAGE_MIN_RUN && now - this.#runSince >= OUTAGE_WINDOW_MS)
@@ -248,9 +337,57 @@ export class OutageGate {
       timeoutMs: this.o.timeoutMs,
       ...(this.#proxy ? { proxy: this.#proxy } : {}),
     });
-    const left = this.#quietSince + this.o.timeoutMs - this.#closedAt;
-    this.#deadline = setTimeout(() => this.#giveUp(true), Math.max(0, left));
+    this.#armDeadline();
     this.#scheduleProbe(0);
+  }
+
+  /**
+   * The deadline: `timeoutMs` after the service went quiet, whether the gate closed or a
+   * lone caller is still retrying with backoff (its sleep is the gate's `nap`, cut short).
+   */
+  #armDeadline(): void {
+    if (this.#quietSince === undefined) return;
+    clearTimeout(this.#deadline);
+    const left = this.#quietSince + this.o.timeoutMs - performance.now();
+    this.#deadline = setTimeout(
+      () => {
+        if (this.#state === "open")
+          this.close(`no answer for ${seconds(performance.now() - this.#quietSince!)} s`);
+        this.#giveUp(true);
+      },
+      Math.max(0, left),
+    );
+    this.#hold();
+  }
+
+  /**
+   * Sleep `ms` (a retry's backoff), or less: until the client gives up on an outage, or the
+   * signal aborts (then rejects with its reason).
+   */
+  nap(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.#error || ms <= 0) return sleep(0, signal);
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const done = () => {
+        clearTimeout(t);
+        this.#nappers.delete(wake);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const wake = () => {
+        done();
+        resolve();
+      };
+      const onAbort = () => {
+        done();
+        reject(signal!.reason as Error);
+      };
+      const t = setTimeout(wake, ms);
+      this.#nappers.add(wake);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   /** Stop probing and fail the waiters, if any (the client is closing). */
@@ -283,23 +420,10 @@ export class OutageGate {
     this.#probes++;
     this.#probing++;
     const sentAt = performance.now();
-    let outcome: WireOutcome;
-    try {
-      outcome = await this.o.probe();
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      outcome = {
-        kind: "failure",
-        sent: false,
-        timeout: false,
-        code: typeof code === "string" ? code : "UNKNOWN",
-        message: String(e),
-      };
-    } finally {
-      this.#probing--;
-    }
+    const outcome = await this.#send();
+    this.#probing--;
     if (this.#state !== "closed" || this.#epoch !== epoch) return;
-    if (this.record(outcome, undefined, sentAt) === undefined) return; // record() opened the gate
+    if (this.#count(outcome, undefined, sentAt) === undefined) return; // it opened the gate
     const after = outcome.kind === "response" ? parseRetryAfter(outcome.headers["retry-after"]) : 0;
     // The service asked for time: the next probe waits that long.
     if (after && this.#state === "closed") this.#scheduleProbe(after);
@@ -347,6 +471,7 @@ export class OutageGate {
         ...(this.#proxy ? { proxy: this.#proxy } : {}),
       });
     if (timedOut) this.o.onGiveUp?.(this.#error);
+    for (const wake of [...this.#nappers]) wake();
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const w of waiters) w.reject(this.#error);

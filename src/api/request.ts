@@ -18,7 +18,6 @@ import {
 } from "./errors.js";
 import { foreignAnswer } from "./foreign-answer.js";
 import type { FlowControl } from "./limit.js";
-import { sleep } from "./limit.js";
 import type { Metrics } from "./metrics.js";
 import type { OutageEvent, OutageGate } from "./outage.js";
 import {
@@ -228,8 +227,14 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
     if (!gate.isOpen) return undefined;
     const refused = req.api === "admin" ? d.refused?.() : undefined;
     if (refused) throw notSent(req, refused);
-    sentAt = performance.now();
-    const answer = await d.transport.send(wire);
+    sentAt = gate.sending();
+    let answer: WireOutcome;
+    try {
+      answer = await d.transport.send(wire);
+    } catch (e) {
+      gate.dropped();
+      throw e;
+    }
     d.metrics.attempted(key, queuedMs, performance.now() - sentAt);
     return answer;
   };
@@ -276,7 +281,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
         d.metrics.retried(key, decision.reason);
         if (outage || !gate.isOpen) {
           // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
-          if (gate.isOpen) await sleep(decision.delayMs, req.signal);
+          if (gate.isOpen) await gate.nap(decision.delayMs, req.signal);
           continue;
         }
         retries++;
@@ -287,7 +292,8 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
           delayMs: decision.delayMs,
           reason: decision.reason,
         });
-        await sleep(decision.delayMs, req.signal);
+        // Cut short when the client gives up on an outage meanwhile.
+        await gate.nap(decision.delayMs, req.signal);
         continue;
       }
       const stop = {

@@ -262,11 +262,7 @@ export class Transport {
   }
 
   /** Track an attempt until it settles: its deadline, and its group for `cutShort`. */
-  #track(
-    deadlineMs: number | undefined,
-    group: string | undefined,
-    o: ExchangeOptions,
-  ): Flight {
+  #track(deadlineMs: number | undefined, group: string | undefined, o: ExchangeOptions): Flight {
     const flight: Flight = {
       due: deadlineMs === undefined ? Infinity : performance.now() + deadlineMs,
       ms: deadlineMs ?? Infinity,
