@@ -64,7 +64,8 @@ import {
 import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
 import type { ApiError, OutageError } from "./errors.js";
-import { OutageGate, probeWindowMs } from "./outage.js";
+import { OutageGate } from "./outage.js";
+import { probeWindowMs } from "./outage-watch.js";
 import { Transport, type WireOutcome } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
 import { VERSION } from "../version.js";

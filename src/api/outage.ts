@@ -13,10 +13,13 @@
  * all along — the client gives up for good: every waiting and later call rejects at once
  * with `OutageError`, and the attempts still out are cut short (`onGiveUp`). A probe the
  * service swallows (accepts, never answers) does not hold up the next one: probes go out on
- * their schedule, a few at a time at most, each bounded by its own timeout.
+ * their schedule, a few at a time at most, each bounded by its own timeout. While the
+ * gate is open, a watch (outage-watch.ts) probes when attempts are out and nothing has been
+ * heard for a while.
  */
 import { codeOfStatus, OutageError } from "./errors.js";
 import { sleep } from "./limit.js";
+import { OutageWatch, probeWindowMs } from "./outage-watch.js";
 import { isForkCleanup, parseRetryAfter, type RetryClass } from "./retry.js";
 import type { ShownProxy } from "./network.js";
 import { connectionWords } from "./proxy-failure.js";
@@ -45,18 +48,6 @@ export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
 /** Probes out at once at most (earlier ones may hang on a service that swallows them). */
 export const PROBES_IN_FLIGHT = 3;
-
-/**
- * A quarter of the outage deadline, 1 to 10 s: how long a probe may take, and how long
- * requests may be out with no answer from anywhere before the gate, still open, sends a
- * probe of its own. Attempts that the service swallowed (accepted, never answered) report
- * nothing until their own timeout; the probe finds out meanwhile whether the service
- * answers — and when it does, that answer is what the deadline counts from, not the send
- * of the swallowed attempts.
- */
-export function probeWindowMs(timeoutMs: number): number {
-  return Math.min(10_000, Math.max(1_000, timeoutMs / 4));
-}
 
 /**
  * What the gate tells the client's observer (see `ClientEvent`). `proxy`: the trouble is the
@@ -137,12 +128,8 @@ export class OutageGate {
   #probes = 0;
   /** Probes sent and not yet back. */
   #probing = 0;
-  /** Attempts out (`sending()` without `record()` yet), and since when some have been. */
-  #inFlight = 0;
-  #busySince = 0;
-  /** The watch over attempts out while the gate is open, and its probe, if out. */
-  #watch: NodeJS.Timeout | undefined;
-  #watchProbe = false;
+  /** The watch over attempts out while the gate is open (outage-watch.ts). */
+  readonly #watch: OutageWatch;
   #last = "";
   /** The proxy that did not answer, when the last trouble was that. */
   #proxy: ShownProxy | undefined;
@@ -153,7 +140,20 @@ export class OutageGate {
   /** Callers in a retry's backoff (`nap`): woken when the client gives up. */
   readonly #nappers = new Set<() => void>();
 
-  constructor(private readonly o: OutageGateOptions) {}
+  constructor(private readonly o: OutageGateOptions) {
+    this.#watch = new OutageWatch(probeWindowMs(o.timeoutMs), {
+      active: () => this.#state === "open",
+      answeredAt: () => this.#answeredAt,
+      probe: async () => {
+        const epoch = this.#epoch;
+        const sentAt = performance.now();
+        const outcome = await this.#send();
+        // Counted like any attempt's outcome unless an outage came and went meanwhile.
+        if (this.#state !== "gave-up" && this.#epoch === epoch)
+          this.#count(outcome, undefined, sentAt);
+      },
+    });
+  }
 
   /** `{api: "git"}` on what the git host's gate says; nothing on the administration API's. */
   #which(): { api?: "git" } {
@@ -214,19 +214,12 @@ export class OutageGate {
 
   /** An attempt goes out now; returns the time (performance.now()) to `record()` it with. */
   sending(): number {
-    const now = performance.now();
-    if (this.#inFlight++ === 0) this.#busySince = now;
-    if (this.#watch === undefined && this.#state === "open") {
-      const after = probeWindowMs(this.o.timeoutMs);
-      this.#watch = setInterval(() => this.#watchTick(after), Math.max(250, after / 4));
-      this.#watch.unref();
-    }
-    return now;
+    return this.#watch.sending();
   }
 
   /** An attempt `sending()` announced ended without an outcome (its caller aborted it). */
   dropped(): void {
-    if (this.#inFlight > 0) this.#inFlight--;
+    this.#watch.back();
   }
 
   /**
@@ -234,28 +227,8 @@ export class OutageGate {
    * trouble, or undefined when it was an answer.
    */
   record(outcome: WireOutcome, cls?: RetryClass, sentAt?: number): string | undefined {
-    if (sentAt !== undefined && this.#inFlight > 0) this.#inFlight--;
+    if (sentAt !== undefined) this.#watch.back();
     return this.#count(outcome, cls, sentAt);
-  }
-
-  /** Attempts out and nothing heard for a while: probe, unless one is out already. */
-  #watchTick(after: number): void {
-    if (this.#inFlight === 0 || this.#state !== "open") {
-      clearInterval(this.#watch);
-      this.#watch = undefined;
-      return;
-    }
-    const since = Math.max(this.#busySince, this.#answeredAt ?? -Infinity);
-    if (this.#watchProbe || performance.now() - since < after) return;
-    this.#watchProbe = true;
-    const epoch = this.#epoch;
-    const sentAt = performance.now();
-    void this.#send().then((outcome) => {
-      this.#watchProbe = false;
-      // Counted like any attempt's outcome unless an outage came and went meanwhile.
-      if (this.#state !== "gave-up" && this.#epoch === epoch)
-        this.#count(outcome, undefined, sentAt);
-    });
   }
 
   /** One probe's outcome (a failure when it threw). */

@@ -18,13 +18,8 @@
  * `cutShort(group)` ends at once every attempt of one API (its outage gate gave up).
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
-import { humanDuration } from "./errors.js";
-import {
-  exchangeWith,
-  type Exchanged,
-  type ExchangeOptions,
-  type ExchangeStage,
-} from "./exchange.js";
+import { exchangeWith, type Exchanged, type ExchangeOptions } from "./exchange.js";
+import { Cut, Flights, timedOut } from "./flights.js";
 import { resolveNetwork, shownProxyFor, type NetworkSettings, type ShownProxy } from "./network.js";
 import { viaProxy } from "./proxy-failure.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
@@ -143,26 +138,6 @@ export interface TransportOptions {
 
 /** Connections of the probes' own pool, per origin: a few probes may hang at once. */
 export const PROBE_CONNECTIONS = 4;
-/** How often in-flight attempts are checked against their deadline, ms. */
-export const SWEEP_MS = 250;
-
-/** An attempt in flight: when it must end, and how to end it. */
-interface Flight {
-  due: number;
-  /** Its deadline, ms (said in the failure). */
-  ms: number;
-  group: string | undefined;
-  cancel?: (reason: Error) => void;
-  stage?: () => ExchangeStage;
-}
-
-/** Ends an exchange from outside with the outcome it carries. */
-class Cut extends Error {
-  constructor(readonly outcome: WireFailure) {
-    super(outcome.message);
-  }
-}
-
 /** The dispatcher of a network: a plain Agent, or the proxy agent when a proxy is set. */
 function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatcher {
   const tls = {
@@ -191,24 +166,6 @@ function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatc
 /** Timeouts from this long on are left to undici's timers (which tick about once a second). */
 export const COARSE_TIMEOUT_MS = 5_000;
 
-/**
- * The failure of an attempt that got no (whole) answer in time (`ms`: its bound), said by
- * how far it got: no connection (nothing was sent), no answer, or an answer whose body
- * stopped coming after its headers.
- */
-const timedOut = (ms: number, stage: ExchangeStage = "sent"): WireFailure => ({
-  kind: "failure",
-  sent: stage !== "waiting",
-  timeout: true,
-  code: "TIMEOUT",
-  message:
-    stage === "waiting"
-      ? `no connection within ${humanDuration(ms)}`
-      : stage === "body"
-        ? `the answer stalled after its headers: its body did not come within ${humanDuration(ms)}`
-        : `no answer within ${humanDuration(ms)}`,
-});
-
 /** The exchange of one attempt: its origin, path, method, headers and body. */
 function optionsOf(req: WireRequest): ExchangeOptions {
   const o: ExchangeOptions = {
@@ -235,9 +192,8 @@ export class Transport {
   /** The probes' pool (made on the first probe). */
   #probeAgent: Dispatcher | undefined;
   readonly #opts: TransportOptions;
-  /** Attempts in flight with a deadline or a group; the sweep timer runs while there are. */
-  readonly #flights = new Set<Flight>();
-  #sweep: NodeJS.Timeout | undefined;
+  /** Attempts in flight with a deadline or a group (their deadlines, `cutShort`). */
+  readonly #flights = new Flights();
   /** Proxy and CAs in use. */
   readonly network: NetworkSettings;
   /** Per origin: the explanation of its refused certificate (looked at once). */
@@ -261,47 +217,13 @@ export class Transport {
     return this.#probeAgent;
   }
 
-  /** Track an attempt until it settles: its deadline, and its group for `cutShort`. */
-  #track(deadlineMs: number | undefined, group: string | undefined, o: ExchangeOptions): Flight {
-    const flight: Flight = {
-      due: deadlineMs === undefined ? Infinity : performance.now() + deadlineMs,
-      ms: deadlineMs ?? Infinity,
-      group,
-    };
-    o.bind = (cancel, stage) => {
-      flight.cancel = cancel;
-      flight.stage = stage;
-    };
-    if (deadlineMs === undefined && group === undefined) return flight;
-    this.#flights.add(flight);
-    if (flight.due !== Infinity && this.#sweep === undefined)
-      this.#sweep = setInterval(() => this.#sweepDue(), SWEEP_MS);
-    return flight;
-  }
-
-  #untrack(flight: Flight): void {
-    this.#flights.delete(flight);
-    if (this.#flights.size === 0 && this.#sweep !== undefined) {
-      clearInterval(this.#sweep);
-      this.#sweep = undefined;
-    }
-  }
-
-  /** End the attempts past their deadline. */
-  #sweepDue(): void {
-    const now = performance.now();
-    for (const f of this.#flights)
-      if (f.due <= now) f.cancel?.(new Cut(timedOut(f.ms, f.stage?.())));
-  }
-
   /**
    * End at once every attempt of `group` still in flight (its API's outage gate gave up):
    * each gets a timeout failure saying `message`; a write among them stays ambiguous.
    */
   cutShort(group: string, message: string): void {
     const f: WireFailure = { kind: "failure", sent: true, timeout: true, code: "OUTAGE", message };
-    for (const flight of [...this.#flights])
-      if (flight.group === group) flight.cancel?.(new Cut(f));
+    this.#flights.cut(group, f);
   }
 
   /** A refused certificate, explained: what the server presents, and what to set. */
@@ -323,7 +245,7 @@ export class Transport {
    * only when the caller's own signal aborted it. A timeout of `COARSE_TIMEOUT_MS` or more
    * uses undici's own timers (the answer's headers within it of sending, each chunk of its
    * body within it of the one before; undici ticks them about once a second) and the sweep
-   * (the deadline, every `SWEEP_MS`): no AbortController and timer per request, which cost
+   * (the deadline, every `SWEEP_MS`, flights.ts): no AbortController and timer per request, which cost
    * a quarter of a second of CPU at 27,000 requests. A shorter one bounds the whole
    * exchange with a timer of its own. The answer is read in the exchange's own handler: one
    * promise per attempt.
@@ -339,16 +261,16 @@ export class Transport {
     o.headersTimeout = req.timeoutMs;
     o.bodyTimeout = req.timeoutMs;
     if (req.signal) o.signal = req.signal;
-    const flight = this.#track(req.deadlineMs, req.group, o);
+    const flight = this.#flights.track(req.deadlineMs, req.group, o);
     return exchangeWith<WireOutcome>(
       this.#dispatcher(req),
       o,
       (x) => {
-        this.#untrack(flight);
+        this.#flights.untrack(flight);
         return answerOf(x);
       },
       (e) => {
-        this.#untrack(flight);
+        this.#flights.untrack(flight);
         if (req.signal?.aborted) throw req.signal.reason ?? e;
         if (e instanceof Cut) return e.outcome;
         const f = classifyFailure(e);
@@ -368,7 +290,7 @@ export class Transport {
     const o = optionsOf(req);
     if (req.signal) o.signal = req.signal;
     // Its own timer bounds it: tracked only to be cut short with its group.
-    const flight = this.#track(undefined, req.group, o);
+    const flight = this.#flights.track(undefined, req.group, o);
     const t = setTimeout(() => flight.cancel?.(new Cut(timedOut(bound, flight.stage?.()))), bound);
     try {
       return await exchangeWith<WireOutcome>(this.#dispatcher(req), o, answerOf, (e) => {
@@ -383,7 +305,7 @@ export class Transport {
         ? await this.tlsFailure(req.origin, f)
         : this.#proxied(req, f);
     } finally {
-      this.#untrack(flight);
+      this.#flights.untrack(flight);
       clearTimeout(t);
     }
   }

@@ -103,6 +103,27 @@ describe("a service that hangs", () => {
   }, 90_000);
 });
 
+describe("doctor against a service that hangs", () => {
+  it("reports it in its table (URL: fail) within 2 s + a few, instead of waiting out a 30 s timeout", async () => {
+    const s = await silentServer();
+    try {
+      const r = await run(
+        ["doctor", "--api-url", s.url, "--outage-timeout", "2s"],
+        { PHCTL_TOKEN: TOKEN.secret },
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.seconds).toBeLessThan(2 + SLACK_S);
+      expect(r.stdout).toMatch(
+        /URL +fail +not reachable: the service at .* has not answered for 2/,
+      );
+      expect(r.stdout).toContain("phctl cannot work with this service as it is");
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+});
+
 describe("a git host that hangs, the service answering", () => {
   let t: TestServer;
   let git: HangingServer;
