@@ -65,6 +65,7 @@ import { acceptResponse } from "./strict.js";
 import { matchRoute, type RouteMatch } from "./route-match.js";
 import type { ApiError, OutageError } from "./errors.js";
 import { OutageGate } from "./outage.js";
+import { probeWindowMs } from "./outage-watch.js";
 import { Transport, type WireOutcome } from "./transport.js";
 import type { NetworkSettings } from "./network.js";
 import { VERSION } from "../version.js";
@@ -138,8 +139,11 @@ export class ApiClient {
     const budget = new RetryBudget(retry.budget, retry.budgetRefill);
     this.metrics.budgetDenied = () => budget.denied;
     this.#credentials = new Credentials(o.token, o.gitToken);
+    const outageTimeoutMs = o.outageTimeoutMs ?? 120_000;
     this.#transport = new Transport({
       connections: concurrency,
+      // No connection may take longer than the outage deadline allows.
+      connectTimeoutMs: Math.min(10_000, outageTimeoutMs),
       ...(o.network ? { network: o.network } : {}),
     });
     const bases: Record<ApiKind, Base> = {
@@ -153,20 +157,27 @@ export class ApiClient {
     this.#flow = flow;
     const timeoutMs = o.timeoutMs ?? 30_000;
     const random = o.random ?? Math.random;
-    // The probe: an authenticated GET, through the throttle and a slot like any attempt, but
-    // past the (closed) gate — of the organization list on the administration API; on the git
-    // host, of a group no one has (any answer, a 404 too, says the host answers again).
-    const probeOf = (req: () => PreparedRequest) => () =>
-      flow.run(() => this.#transport.send(wireOf(this.#deps, req(), Math.min(timeoutMs, 10_000))));
+    // The probe: an authenticated GET past the (closed) gate — of the organization list on
+    // the administration API; on the git host, of a group no one has (any answer, a 404 too,
+    // says the host answers again). On connections of its own and with no concurrency slot:
+    // attempts hanging on every slot and pooled connection must not hold it back. Probes
+    // keep to the throttle by their spacing (`minProbeGapMs`).
+    const probeOf = (req: () => PreparedRequest) => () => {
+      const wire = wireOf(this.#deps, req(), Math.min(timeoutMs, probeWindowMs(outageTimeoutMs)));
+      return this.#transport.send({ ...wire, deadlineMs: wire.timeoutMs, probe: true });
+    };
     const gateOf = (api: ApiKind, probe: () => Promise<WireOutcome>) =>
       new OutageGate({
         origin: bases[api].origin,
         api,
-        timeoutMs: o.outageTimeoutMs ?? 120_000,
+        timeoutMs: outageTimeoutMs,
         probe,
         random,
         onOpen: () => budget.refillAll(),
         onPaused: (ms, probes) => this.metrics.paused(ms, probes),
+        // Gave up: the attempts of this API still out end now, not at their own deadline.
+        onGiveUp: (e) => this.#transport.cutShort(api, e.message),
+        ...((o.maxRps ?? 0) > 0 ? { minProbeGapMs: 1000 / o.maxRps! } : {}),
         ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       });
     this.#gate = gateOf(

@@ -14,6 +14,12 @@ export interface Exchanged {
   text: string;
 }
 
+/**
+ * How far an exchange got: `waiting` for its connection (nothing written), `sent` (no
+ * headers back yet), or reading the `body` (its headers came).
+ */
+export type ExchangeStage = "waiting" | "sent" | "body";
+
 /** The request of one exchange (undici's dispatch options, a string body at most). */
 export interface ExchangeOptions {
   origin: string;
@@ -24,6 +30,13 @@ export interface ExchangeOptions {
   signal?: AbortSignal;
   headersTimeout?: number;
   bodyTimeout?: number;
+  /**
+   * Handed, at once, the function that ends this exchange from outside (a deadline passed,
+   * the client gave up on an outage): it settles through `failure` with the reason given,
+   * and aborts the request if it is on a connection yet — or as soon as it gets one (a
+   * request still waiting for its connection cannot be taken back from undici's queue).
+   */
+  bind?: (cancel: (reason: Error) => void, stage: () => ExchangeStage) => void;
 }
 
 type Abort = (reason?: Error) => void;
@@ -82,6 +95,16 @@ export function exchangeWith<T>(
       settled = true;
       signal?.removeEventListener("abort", onAbort);
     };
+    o.bind?.(
+      (err) => {
+        if (settled) return;
+        reason = err;
+        finish();
+        settle(() => failure(err));
+        if (abort) abort(err);
+      },
+      () => (status !== 0 ? "body" : abort ? "sent" : "waiting"),
+    );
     const handler = {
       onConnect(a: Abort) {
         if (reason) a(reason);

@@ -6,10 +6,20 @@
  * concurrency slot), and one probe at a time (`GET /v1/organization/list`, authenticated)
  * checks with exponential backoff and jitter whether the service answers again. The first
  * answer OPENS the gate and releases every waiter; the concurrency limit spreads them.
- * After `timeoutMs` closed, the client gives up for good: every waiting and later call
- * rejects at once with `OutageError`.
+ *
+ * `timeoutMs` bounds the silence, not the time closed: it counts from the last answer the
+ * gate saw (or from when the first unanswered attempt after it was sent). Once the service
+ * has not answered for that long — whether the gate closed early or a lone attempt hung
+ * all along — the client gives up for good: every waiting and later call rejects at once
+ * with `OutageError`, and the attempts still out are cut short (`onGiveUp`). A probe the
+ * service swallows (accepts, never answers) does not hold up the next one: probes go out on
+ * their schedule, a few at a time at most, each bounded by its own timeout. While the
+ * gate is open, a watch (outage-watch.ts) probes when attempts are out and nothing has been
+ * heard for a while.
  */
 import { codeOfStatus, OutageError } from "./errors.js";
+import { sleep } from "./limit.js";
+import { OutageWatch, probeWindowMs } from "./outage-watch.js";
 import { isForkCleanup, parseRetryAfter, type RetryClass } from "./retry.js";
 import type { ShownProxy } from "./network.js";
 import { connectionWords } from "./proxy-failure.js";
@@ -36,6 +46,8 @@ export const OUTAGE_WINDOW_MS = 1_000;
 /** First wait before a probe, ms; doubles per probe up to `PROBE_MAX_MS`. */
 export const PROBE_START_MS = 250;
 export const PROBE_MAX_MS = 5_000;
+/** Probes out at once at most (earlier ones may hang on a service that swallows them). */
+export const PROBES_IN_FLIGHT = 3;
 
 /**
  * What the gate tells the client's observer (see `ClientEvent`). `proxy`: the trouble is the
@@ -60,7 +72,7 @@ export interface OutageGateOptions {
   origin: string;
   /** Which API: the administration API (default) or the git host's delivery-metrics API. */
   api?: "admin" | "git";
-  /** Give up after the gate has been closed this long, ms. */
+  /** Give up once the service has not answered for this long, ms. */
   timeoutMs: number;
   /** Send one probe (GET of the organization list) and report what happened. */
   probe: () => Promise<WireOutcome>;
@@ -70,6 +82,10 @@ export interface OutageGateOptions {
   onOpen?: () => void;
   /** An outage ended or timed out after `pausedMs` closed and `probes` probes (metrics). */
   onPaused?: (pausedMs: number, probes: number) => void;
+  /** The client gave up: end the attempts of this API still out (transport `cutShort`). */
+  onGiveUp?: (error: OutageError) => void;
+  /** Least time between two probes, ms (the client's throttle, `--max-rps`). */
+  minProbeGapMs?: number;
 }
 
 const TROUBLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -78,13 +94,16 @@ const TROUBLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 export function troubleOf(outcome: WireOutcome, cls?: RetryClass): string | undefined {
   if (outcome.kind === "failure") {
     if (outcome.permanent) return undefined; // a refused certificate: the service is there
-    if (outcome.timeout) return "no answer in time (timeout)";
+    if (outcome.timeout) return outcome.message || "no answer in time (timeout)";
     return `${connectionWords(outcome.code)} (${outcome.code})`;
   }
   const s = outcome.status;
   if (!TROUBLE_STATUSES.has(s) || (cls && isForkCleanup(cls, outcome))) return undefined;
   return `${s} ${codeOfStatus(s)}`;
 }
+
+/** ms as seconds to one decimal. */
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 interface Waiter {
   resolve: () => void;
@@ -99,7 +118,18 @@ export class OutageGate {
   /** When the current run of trouble began (performance.now()). */
   #runSince = 0;
   #closedAt = 0;
+  /** When the last answer came (undefined: none yet). */
+  #answeredAt: number | undefined;
+  /**
+   * When the service went quiet: the send of the first attempt that got trouble after the
+   * last answer (never before that answer). Undefined while it answers.
+   */
+  #quietSince: number | undefined;
   #probes = 0;
+  /** Probes sent and not yet back. */
+  #probing = 0;
+  /** The watch over attempts out while the gate is open (outage-watch.ts). */
+  readonly #watch: OutageWatch;
   #last = "";
   /** The proxy that did not answer, when the last trouble was that. */
   #proxy: ShownProxy | undefined;
@@ -107,12 +137,32 @@ export class OutageGate {
   #deadline: NodeJS.Timeout | undefined;
   #nextProbe: NodeJS.Timeout | undefined;
   readonly #waiters = new Set<Waiter>();
+  /** Callers in a retry's backoff (`nap`): woken when the client gives up. */
+  readonly #nappers = new Set<() => void>();
 
-  constructor(private readonly o: OutageGateOptions) {}
+  constructor(private readonly o: OutageGateOptions) {
+    this.#watch = new OutageWatch(probeWindowMs(o.timeoutMs), {
+      active: () => this.#state === "open",
+      answeredAt: () => this.#answeredAt,
+      probe: async () => {
+        const epoch = this.#epoch;
+        const sentAt = performance.now();
+        const outcome = await this.#send();
+        // Counted like any attempt's outcome unless an outage came and went meanwhile.
+        if (this.#state !== "gave-up" && this.#epoch === epoch)
+          this.#count(outcome, undefined, sentAt);
+      },
+    });
+  }
 
   /** `{api: "git"}` on what the git host's gate says; nothing on the administration API's. */
   #which(): { api?: "git" } {
     return this.o.api === "git" ? { api: "git" } : {};
+  }
+
+  /** Give up once the service has not answered for this long, ms (`--outage-timeout`). */
+  get timeoutMs(): number {
+    return this.o.timeoutMs;
   }
 
   /** True while attempts may be sent. */
@@ -162,25 +212,83 @@ export class OutageGate {
     return performance.now() - t0;
   }
 
-  /** Count an attempt's outcome; returns its trouble, or undefined when it was an answer. */
-  record(outcome: WireOutcome, cls?: RetryClass): string | undefined {
+  /** An attempt goes out now; returns the time (performance.now()) to `record()` it with. */
+  sending(): number {
+    return this.#watch.sending();
+  }
+
+  /** An attempt `sending()` announced ended without an outcome (its caller aborted it). */
+  dropped(): void {
+    this.#watch.back();
+  }
+
+  /**
+   * Count an attempt's outcome (`sentAt`: what `sending()` returned for it); returns its
+   * trouble, or undefined when it was an answer.
+   */
+  record(outcome: WireOutcome, cls?: RetryClass, sentAt?: number): string | undefined {
+    if (sentAt !== undefined) this.#watch.back();
+    return this.#count(outcome, cls, sentAt);
+  }
+
+  /** One probe's outcome (a failure when it threw). */
+  async #send(): Promise<WireOutcome> {
+    try {
+      return await this.o.probe();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      return {
+        kind: "failure",
+        sent: false,
+        timeout: false,
+        code: typeof code === "string" ? code : "UNKNOWN",
+        message: String(e),
+      };
+    }
+  }
+
+  #count(outcome: WireOutcome, cls?: RetryClass, sentAt?: number): string | undefined {
     const trouble = troubleOf(outcome, cls);
     if (this.#state === "gave-up") return trouble;
+    const now = performance.now();
     if (trouble === undefined) {
       this.#run = 0;
+      this.#answeredAt = now;
+      this.#quietSince = undefined;
+      clearTimeout(this.#deadline);
+      this.#deadline = undefined;
       if (this.#state === "closed") this.#open();
       return undefined;
     }
     this.#last = trouble;
     this.#proxy = outcome.kind === "failure" ? outcome.proxy : undefined;
+    // Quiet since this attempt was sent — or since the last answer, if that came later.
+    const since = Math.max(sentAt ?? now, this.#answeredAt ?? -Infinity);
+    this.#quietSince = Math.min(this.#quietSince ?? Infinity, since);
+    const quietMs = now - this.#quietSince;
+    this.#armDeadline();
+    if (quietMs >= this.o.timeoutMs) {
+      // No answer for the whole deadline already (an attempt hung that long): give up now.
+      this.close(`no answer for ${seconds(quietMs)} s`);
+      this.#giveUp(true);
+      return trouble;
+    }
     if (this.#state !== "open") return trouble;
-    const now = performance.now();
     if (this.#run++ === 0) this.#runSince = now;
+    const waited = now - (sentAt ?? now);
     if (this.#run >= OUTAGE_THRESHOLD)
       this.close(`${OUTAGE_THRESHOLD} requests in a row got no answer`);
+    else if (
+      outcome.kind === "failure" &&
+      outcome.timeout &&
+      waited >= OUTAGE_WINDOW_MS &&
+      since === sentAt
+    )
+      // One request that waited that long for nothing says enough: say so, and probe.
+      this.close(`a request got no answer for ${seconds(waited)} s`);
     else if (this.#run >= OUTAGE_MIN_RUN && now - this.#runSince >= OUTAGE_WINDOW_MS)
       this.close(
-        `${this.#run} requests in a row over ${Math.round((now - this.#runSince) / 100) / 10} s got no answer`,
+        `${this.#run} requests in a row over ${seconds(now - this.#runSince)} s got no answer`,
       );
     return trouble;
   }
@@ -193,6 +301,7 @@ export class OutageGate {
     this.#run = 0;
     this.#probes = 0;
     this.#closedAt = performance.now();
+    this.#quietSince ??= this.#closedAt;
     this.o.onEvent?.({
       ...this.#which(),
       type: "outage-start",
@@ -201,8 +310,57 @@ export class OutageGate {
       timeoutMs: this.o.timeoutMs,
       ...(this.#proxy ? { proxy: this.#proxy } : {}),
     });
-    this.#deadline = setTimeout(() => this.#giveUp(true), this.o.timeoutMs);
+    this.#armDeadline();
     this.#scheduleProbe(0);
+  }
+
+  /**
+   * The deadline: `timeoutMs` after the service went quiet, whether the gate closed or a
+   * lone caller is still retrying with backoff (its sleep is the gate's `nap`, cut short).
+   */
+  #armDeadline(): void {
+    if (this.#quietSince === undefined) return;
+    clearTimeout(this.#deadline);
+    const left = this.#quietSince + this.o.timeoutMs - performance.now();
+    this.#deadline = setTimeout(
+      () => {
+        if (this.#state === "open")
+          this.close(`no answer for ${seconds(performance.now() - this.#quietSince!)} s`);
+        this.#giveUp(true);
+      },
+      Math.max(0, left),
+    );
+    this.#hold();
+  }
+
+  /**
+   * Sleep `ms` (a retry's backoff), or less: until the client gives up on an outage, or the
+   * signal aborts (then rejects with its reason).
+   */
+  nap(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.#error || ms <= 0) return sleep(0, signal);
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const done = () => {
+        clearTimeout(t);
+        this.#nappers.delete(wake);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const wake = () => {
+        done();
+        resolve();
+      };
+      const onAbort = () => {
+        done();
+        reject(signal!.reason as Error);
+      };
+      const t = setTimeout(wake, ms);
+      this.#nappers.add(wake);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   /** Stop probing and fail the waiters, if any (the client is closing). */
@@ -211,34 +369,37 @@ export class OutageGate {
   }
 
   #scheduleProbe(retryAfterMs: number): void {
+    clearTimeout(this.#nextProbe);
     const ceiling = Math.min(PROBE_MAX_MS, PROBE_START_MS * 2 ** this.#probes);
     // Equal jitter: never sooner than half the step, so probes stay spaced out.
-    const delay = Math.max(retryAfterMs, ceiling / 2 + this.o.random() * (ceiling / 2));
-    this.#nextProbe = setTimeout(() => void this.#probe(), delay);
+    const jittered = ceiling / 2 + this.o.random() * (ceiling / 2);
+    const delay = Math.max(retryAfterMs, jittered, this.o.minProbeGapMs ?? 0);
+    this.#nextProbe = setTimeout(() => this.#probeDue(), delay);
     this.#hold();
+  }
+
+  /**
+   * A probe is due: send it (unless a few are out already, hanging), and schedule the next
+   * at once — a probe the service swallowed must not hide that it answers again.
+   */
+  #probeDue(): void {
+    if (this.#state !== "closed") return;
+    if (this.#probing < PROBES_IN_FLIGHT) void this.#probe();
+    if (this.#state === "closed") this.#scheduleProbe(0);
   }
 
   async #probe(): Promise<void> {
     const epoch = this.#epoch;
-    if (this.#state !== "closed") return;
     this.#probes++;
-    let outcome: WireOutcome;
-    try {
-      outcome = await this.o.probe();
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      outcome = {
-        kind: "failure",
-        sent: false,
-        timeout: false,
-        code: typeof code === "string" ? code : "UNKNOWN",
-        message: String(e),
-      };
-    }
+    this.#probing++;
+    const sentAt = performance.now();
+    const outcome = await this.#send();
+    this.#probing--;
     if (this.#state !== "closed" || this.#epoch !== epoch) return;
-    if (this.record(outcome) === undefined) return; // record() opened the gate
+    if (this.#count(outcome, undefined, sentAt) === undefined) return; // it opened the gate
     const after = outcome.kind === "response" ? parseRetryAfter(outcome.headers["retry-after"]) : 0;
-    this.#scheduleProbe(after ?? 0);
+    // The service asked for time: the next probe waits that long.
+    if (after && this.#state === "closed") this.#scheduleProbe(after);
   }
 
   #open(): void {
@@ -258,14 +419,16 @@ export class OutageGate {
     if (this.#state !== "closed") return;
     // A Node timer counts from the event loop's cached clock, so the deadline can fire up
     // to 1 ms before performance.now() says it is due: never report less than the deadline.
-    const measured = Math.round(performance.now() - this.#closedAt);
-    const pausedMs = timedOut ? Math.max(measured, this.o.timeoutMs) : measured;
+    const now = performance.now();
+    const pausedMs = Math.round(now - this.#closedAt);
+    const quiet = Math.round(now - (this.#quietSince ?? this.#closedAt));
+    const unavailableMs = timedOut ? Math.max(quiet, this.o.timeoutMs) : quiet;
     this.#state = "gave-up";
     this.#clearTimers();
     this.#error = new OutageError({
       origin: this.o.origin,
       ...this.#which(),
-      unavailableMs: pausedMs,
+      unavailableMs,
       lastTrouble: this.#last || "no answer",
       ...(this.#proxy ? { proxy: this.#proxy } : {}),
     });
@@ -274,11 +437,14 @@ export class OutageGate {
       this.o.onEvent?.({
         ...this.#which(),
         type: "outage-timeout",
-        pausedMs,
+        // The time without an answer (the deadline's measure), not only the time closed.
+        pausedMs: unavailableMs,
         probes: this.#probes,
         reason: this.#last,
         ...(this.#proxy ? { proxy: this.#proxy } : {}),
       });
+    if (timedOut) this.o.onGiveUp?.(this.#error);
+    for (const wake of [...this.#nappers]) wake();
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const w of waiters) w.reject(this.#error);

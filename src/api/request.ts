@@ -18,7 +18,6 @@ import {
 } from "./errors.js";
 import { foreignAnswer } from "./foreign-answer.js";
 import type { FlowControl } from "./limit.js";
-import { sleep } from "./limit.js";
 import type { Metrics } from "./metrics.js";
 import type { OutageEvent, OutageGate } from "./outage.js";
 import {
@@ -122,7 +121,7 @@ function toError(
       api: req.api,
       status: 0,
       serverMessage: outcome.timeout
-        ? `no answer within ${req.timeoutMs} ms`
+        ? outcome.message
         : outcome.permanent || outcome.proxy
           ? outcome.message
           : `connection failed: ${outcome.message} (${outcome.code})`,
@@ -170,9 +169,15 @@ function notSent(req: PreparedRequest, refused: ApiError): ApiError {
   });
 }
 
-/** One attempt's wire request: the API's origin and prefix, query, headers with auth. */
+/**
+ * One attempt's wire request: the API's origin and prefix, query, headers with auth. No
+ * attempt outlasts its API's outage deadline: `timeoutMs` (per phase) is cut to it, and it
+ * bounds the whole attempt — a service that accepts and never answers (or stalls a body)
+ * is given up on in `--outage-timeout`, not in the 30 s timeout times the retries.
+ */
 export function wireOf(d: RequestDeps, req: PreparedRequest, timeoutMs: number): WireRequest {
   const base = d.bases[req.api];
+  const outageMs = d.gates[req.api].timeoutMs;
   return {
     origin: base.origin,
     path: `${base.prefix}${req.path}${queryString(req.query)}`,
@@ -184,7 +189,9 @@ export function wireOf(d: RequestDeps, req: PreparedRequest, timeoutMs: number):
       ...d.credentials.headers(req.api),
     },
     ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
-    timeoutMs,
+    timeoutMs: Math.min(timeoutMs, outageMs),
+    deadlineMs: outageMs,
+    group: req.api,
     ...(req.signal ? { signal: req.signal } : {}),
   };
 }
@@ -199,13 +206,15 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
   const key = metricKey(req.target);
   const started = performance.now();
   d.metrics.started(started);
-  const timeoutMs = req.timeoutMs ?? d.timeoutMs;
-  const wire = wireOf(d, req, timeoutMs);
+  const wire = wireOf(d, req, req.timeoutMs ?? d.timeoutMs);
+  const timeoutMs = wire.timeoutMs;
   const gate = d.gates[req.api];
   /** Attempts sent; retries that count against the limit; ms waited at the gate. */
   let attempts = 0;
   let retries = 0;
   let pausedMs = 0;
+  /** When the last attempt was sent (the outage gate measures silence from it). */
+  let sentAt = 0;
   let ended = false;
   const end = (ok: boolean) => {
     ended = true;
@@ -218,9 +227,15 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
     if (!gate.isOpen) return undefined;
     const refused = req.api === "admin" ? d.refused?.() : undefined;
     if (refused) throw notSent(req, refused);
-    const sent = performance.now();
-    const answer = await d.transport.send(wire);
-    d.metrics.attempted(key, queuedMs, performance.now() - sent);
+    sentAt = gate.sending();
+    let answer: WireOutcome;
+    try {
+      answer = await d.transport.send(wire);
+    } catch (e) {
+      gate.dropped();
+      throw e;
+    }
+    d.metrics.attempted(key, queuedMs, performance.now() - sentAt);
     return answer;
   };
   try {
@@ -230,7 +245,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
       const outcome = await d.flow.run(attempt);
       if (outcome === undefined) continue;
       attempts++;
-      const trouble = gate.record(outcome, req.cls);
+      const trouble = gate.record(outcome, req.cls, sentAt);
       const foreign = outcome.kind === "response" ? foreignAnswer(outcome, req.api) : undefined;
       if (foreign !== undefined) {
         const status = outcome.kind === "response" ? outcome.status : 0;
@@ -266,7 +281,7 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
         d.metrics.retried(key, decision.reason);
         if (outage || !gate.isOpen) {
           // The outage's retry: wait at the gate (or, if it already reopened, a short backoff).
-          if (gate.isOpen) await sleep(decision.delayMs, req.signal);
+          if (gate.isOpen) await gate.nap(decision.delayMs, req.signal);
           continue;
         }
         retries++;
@@ -277,7 +292,8 @@ export async function request(d: RequestDeps, req: PreparedRequest): Promise<Api
           delayMs: decision.delayMs,
           reason: decision.reason,
         });
-        await sleep(decision.delayMs, req.signal);
+        // Cut short when the client gives up on an outage meanwhile.
+        await gate.nap(decision.delayMs, req.signal);
         continue;
       }
       const stop = {

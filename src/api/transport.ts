@@ -9,9 +9,17 @@
  * never a header); a CA file adds to the trusted roots. A refused certificate is reported
  * once per origin, naming the certificate and the setting that fixes it (tls.ts), and
  * marked `permanent`: sending it again cannot help.
+ *
+ * Bounds: an attempt's connection is made within the connect timeout, its headers come
+ * within `timeoutMs` and each chunk of its body within `timeoutMs` of the one before
+ * (undici's timers), and the whole attempt — connection, headers and body together — ends
+ * by its `deadlineMs` (one sweep timer for every attempt in flight): a server that accepts
+ * and never answers, or sends headers and stalls the body, holds an attempt no longer.
+ * `cutShort(group)` ends at once every attempt of one API (its outage gate gave up).
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
 import { exchangeWith, type Exchanged, type ExchangeOptions } from "./exchange.js";
+import { Cut, Flights, timedOut } from "./flights.js";
 import { resolveNetwork, shownProxyFor, type NetworkSettings, type ShownProxy } from "./network.js";
 import { viaProxy } from "./proxy-failure.js";
 import { describeTlsFailure, inspectTls, isTlsCertificateFailure } from "./tls.js";
@@ -25,6 +33,18 @@ export interface WireRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /**
+   * The whole attempt — connection, headers and body together — ends by then, ms from now
+   * (`--outage-timeout`); undefined: bounded by `timeoutMs` per phase only.
+   */
+  deadlineMs?: number;
+  /** The attempts `cutShort(group)` ends: one group per API. */
+  group?: string;
+  /**
+   * An outage gate's probe: sent on connections of its own, so it never queues behind
+   * attempts that hang on every pooled connection.
+   */
+  probe?: boolean;
   signal?: AbortSignal;
 }
 
@@ -112,11 +132,18 @@ export interface TransportOptions {
   keepAliveMs?: number;
   /** Proxy and CAs (default: from the environment, `resolveNetwork()`). */
   network?: NetworkSettings;
+  /** Longest wait for a connection (TCP, TLS, a proxy's tunnel), ms (default 10 s). */
+  connectTimeoutMs?: number;
 }
 
+/** Connections of the probes' own pool, per origin: a few probes may hang at once. */
+export const PROBE_CONNECTIONS = 4;
 /** The dispatcher of a network: a plain Agent, or the proxy agent when a proxy is set. */
 function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatcher {
-  const tls = { timeout: 10_000, ...(network.ca.pems ? { ca: network.ca.pems } : {}) };
+  const tls = {
+    timeout: opts.connectTimeoutMs ?? 10_000,
+    ...(network.ca.pems ? { ca: network.ca.pems } : {}),
+  };
   const pool = {
     connections: opts.connections,
     pipelining: 1,
@@ -138,15 +165,6 @@ function dispatcherOf(opts: TransportOptions, network: NetworkSettings): Dispatc
 
 /** Timeouts from this long on are left to undici's timers (which tick about once a second). */
 export const COARSE_TIMEOUT_MS = 5_000;
-
-/** The failure of an attempt that got no answer in time. */
-const timedOut = (req: WireRequest): WireFailure => ({
-  kind: "failure",
-  sent: true,
-  timeout: true,
-  code: "TIMEOUT",
-  message: `no answer within ${req.timeoutMs} ms`,
-});
 
 /** The exchange of one attempt: its origin, path, method, headers and body. */
 function optionsOf(req: WireRequest): ExchangeOptions {
@@ -171,6 +189,11 @@ const answerOf = (x: Exchanged): WireResponse => ({
 /** The keep-alive connection pool and single-attempt sender. */
 export class Transport {
   private readonly agent: Dispatcher;
+  /** The probes' pool (made on the first probe). */
+  #probeAgent: Dispatcher | undefined;
+  readonly #opts: TransportOptions;
+  /** Attempts in flight with a deadline or a group (their deadlines, `cutShort`). */
+  readonly #flights = new Flights();
   /** Proxy and CAs in use. */
   readonly network: NetworkSettings;
   /** Per origin: the explanation of its refused certificate (looked at once). */
@@ -181,6 +204,26 @@ export class Transport {
   constructor(opts: TransportOptions) {
     this.network = opts.network ?? resolveNetwork();
     this.agent = dispatcherOf(opts, this.network);
+    this.#opts = opts;
+  }
+
+  /** The pool an attempt goes through: the probes have one of their own. */
+  #dispatcher(req: WireRequest): Dispatcher {
+    if (!req.probe) return this.agent;
+    this.#probeAgent ??= dispatcherOf(
+      { ...this.#opts, connections: PROBE_CONNECTIONS },
+      this.network,
+    );
+    return this.#probeAgent;
+  }
+
+  /**
+   * End at once every attempt of `group` still in flight (its API's outage gate gave up):
+   * each gets a timeout failure saying `message`; a write among them stays ambiguous.
+   */
+  cutShort(group: string, message: string): void {
+    const f: WireFailure = { kind: "failure", sent: true, timeout: true, code: "OUTAGE", message };
+    this.#flights.cut(group, f);
   }
 
   /** A refused certificate, explained: what the server presents, and what to set. */
@@ -198,59 +241,72 @@ export class Transport {
   }
 
   /**
-   * Make one attempt, bounded by `timeoutMs`; throws only when the caller's own signal
-   * aborted it. A timeout of `COARSE_TIMEOUT_MS` or more uses undici's own timers (the
-   * answer's headers within it of sending, each chunk of its body within it of the one
-   * before; undici ticks them about once a second): no AbortController and timer per
-   * request, which cost a quarter of a second of CPU at 27,000 requests. A shorter one
-   * bounds the whole exchange with a timer of its own. The answer is read in the exchange's
-   * own handler: one promise per attempt.
+   * Make one attempt, bounded by `timeoutMs` per phase and by `deadlineMs` in all; throws
+   * only when the caller's own signal aborted it. A timeout of `COARSE_TIMEOUT_MS` or more
+   * uses undici's own timers (the answer's headers within it of sending, each chunk of its
+   * body within it of the one before; undici ticks them about once a second) and the sweep
+   * (the deadline, every `SWEEP_MS`, flights.ts): no AbortController and timer per request, which cost
+   * a quarter of a second of CPU at 27,000 requests. A shorter one bounds the whole
+   * exchange with a timer of its own. The answer is read in the exchange's own handler: one
+   * promise per attempt.
    */
   send(req: WireRequest): Promise<WireOutcome> {
     // A call still running when its command ended (a sibling read of a failed plan): it
     // must fail at once, not be retried with backoff and keep the process alive.
     if (this.#closed)
       return Promise.resolve(this.#cutShort({ code: "CLIENT_CLOSED", sent: false }));
-    if (req.timeoutMs < COARSE_TIMEOUT_MS) return this.sendTimed(req);
+    if (Math.min(req.timeoutMs, req.deadlineMs ?? Infinity) < COARSE_TIMEOUT_MS)
+      return this.sendTimed(req);
     const o: ExchangeOptions = optionsOf(req);
     o.headersTimeout = req.timeoutMs;
     o.bodyTimeout = req.timeoutMs;
     if (req.signal) o.signal = req.signal;
-    return exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
-      if (req.signal?.aborted) throw req.signal.reason ?? e;
-      const f = classifyFailure(e);
-      if (this.#closed) return this.#cutShort(f);
-      if (f.code === "UND_ERR_HEADERS_TIMEOUT" || f.code === "UND_ERR_BODY_TIMEOUT")
-        return timedOut(req);
-      return isTlsCertificateFailure(f.code)
-        ? this.tlsFailure(req.origin, f)
-        : this.#proxied(req, f);
-    });
+    const flight = this.#flights.track(req.deadlineMs, req.group, o);
+    return exchangeWith<WireOutcome>(
+      this.#dispatcher(req),
+      o,
+      (x) => {
+        this.#flights.untrack(flight);
+        return answerOf(x);
+      },
+      (e) => {
+        this.#flights.untrack(flight);
+        if (req.signal?.aborted) throw req.signal.reason ?? e;
+        if (e instanceof Cut) return e.outcome;
+        const f = classifyFailure(e);
+        if (this.#closed) return this.#cutShort(f);
+        if (f.code === "UND_ERR_HEADERS_TIMEOUT") return timedOut(req.timeoutMs);
+        if (f.code === "UND_ERR_BODY_TIMEOUT") return timedOut(req.timeoutMs, "body");
+        return isTlsCertificateFailure(f.code)
+          ? this.tlsFailure(req.origin, f)
+          : this.#proxied(req, f);
+      },
+    );
   }
 
-  /** `send` with a timer and an AbortController of its own (short timeouts). */
+  /** `send` with a timer of its own (short timeouts): it bounds the whole exchange. */
   private async sendTimed(req: WireRequest): Promise<WireOutcome> {
-    const timer = new AbortController();
-    const t = setTimeout(() => timer.abort(), req.timeoutMs);
-    const onCallerAbort = () => timer.abort();
-    req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const bound = Math.min(req.timeoutMs, req.deadlineMs ?? Infinity);
+    const o = optionsOf(req);
+    if (req.signal) o.signal = req.signal;
+    // Its own timer bounds it: tracked only to be cut short with its group.
+    const flight = this.#flights.track(undefined, req.group, o);
+    const t = setTimeout(() => flight.cancel?.(new Cut(timedOut(bound, flight.stage?.()))), bound);
     try {
-      const o = optionsOf(req);
-      o.signal = timer.signal;
-      return await exchangeWith<WireOutcome>(this.agent, o, answerOf, (e) => {
+      return await exchangeWith<WireOutcome>(this.#dispatcher(req), o, answerOf, (e) => {
         throw e;
       });
     } catch (e) {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
-      if (timer.signal.aborted) return timedOut(req);
+      if (e instanceof Cut) return e.outcome;
       const f = classifyFailure(e);
       if (this.#closed) return this.#cutShort(f);
       return isTlsCertificateFailure(f.code)
         ? await this.tlsFailure(req.origin, f)
         : this.#proxied(req, f);
     } finally {
+      this.#flights.untrack(flight);
       clearTimeout(t);
-      req.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
 
@@ -274,6 +330,6 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return; // a second close is a no-op (undici's throws)
     this.#closed = true;
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.#probeAgent?.close()]);
   }
 }

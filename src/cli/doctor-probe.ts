@@ -5,7 +5,7 @@
  * anything but a GET; never a header or a token in what it keeps.
  */
 import type { ApiClient } from "../api/client.js";
-import { ApiError } from "../api/errors.js";
+import { ApiError, OutageError } from "../api/errors.js";
 import { effectiveRoutes, type ApiProfile } from "../api/profile.js";
 import type { QueryValue } from "../api/request.js";
 import { fillPath, type RouteDef } from "../api/route-def.js";
@@ -81,6 +81,9 @@ export class Prober {
       return { ok: true, status: res.status, body: res.body, ms: performance.now() - started };
     } catch (e) {
       const ms = performance.now() - started;
+      // The outage gate gave up (a service that accepts and never answers): no answer, as
+      // a refused connection — a row of the report, not the end of it.
+      if (e instanceof OutageError) return { ok: false, status: 0, error: e, ms };
       if (!(e instanceof ApiError)) throw e;
       // An error keeps no headers but Retry-After (of a 429 or a 503).
       if (e.retryAfterMs !== undefined)

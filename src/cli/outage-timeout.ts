@@ -1,6 +1,9 @@
 /**
  * `--outage-timeout DURATION`: how long a command waits out a service that stopped answering
- * (no answer, or 5xx/429 across the board) before it gives up with one line and exit 1.
+ * (no answer, or 5xx/429 across the board) before it gives up with one line and exit 1. An
+ * upper bound, counted from the service's last answer: every request (connection, headers,
+ * body) ends within it too, so one that accepts and never answers ends the command in that
+ * time plus a few seconds (src/api/outage.ts, transport.ts; bench/outage.ts measures it).
  * Every command that talks to the service takes it: plan, apply, drift, export, api and
  * doctor. Without it: phctl.yaml's `outageTimeout:` (the config's for plan, apply and drift;
  * the working directory's for api and export), else the client's 2 minutes; doctor, a probe,
