@@ -13,7 +13,7 @@ import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
 import { largestList, type CostSizes } from "./cost.js";
-import { exceptionFor } from "./exceptions.js";
+import { exceptionFor, unmatchedExceptions } from "./exceptions.js";
 import { runRule } from "./run.js";
 import { dynView } from "./shape.js";
 import { policyTargets } from "./targets.js";
@@ -124,16 +124,24 @@ export function evaluateObjects(
     if (policy.scope === "live") continue;
     let matched = 0;
     const selected = new Set<string>();
+    // The keys an object policy's exceptions may match (only when it has some).
+    const keys: string[] | undefined =
+      policy.scope === "object" && policy.exceptions.length > 0 ? [] : undefined;
     for (const t of targets[policy.select.kind]) {
       if (!selects(policy.select, t.target)) continue;
       matched++;
       selected.add(topOf(t.key));
+      keys?.push(t.key);
       if (policy.scope !== "object") continue;
       const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
       const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }
     chosen.set(policy.name, [...selected].sort());
+    if (keys) {
+      const declared = memo(() => targets[policy.select.kind].map((t) => t.key));
+      for (const d of unmatchedExceptions(policy, keys, declared, now)) diagnostics.push(d);
+    }
     if (matched === 0)
       diagnostics.push(
         makeDiagnostic(
