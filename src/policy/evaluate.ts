@@ -9,6 +9,7 @@ import {
   type SelectKind,
   type SelectTarget,
 } from "../layers/selector.js";
+import { mayChooseUnread, type UnreadObject } from "../layers/unread.js";
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
@@ -37,6 +38,11 @@ const topOf = (key: string) => key.split("/", 2).join("/");
 export interface EvaluateOptions {
   /** phctl.yaml's organization: that of objects that name none. */
   organization?: string;
+  /**
+   * Objects that did not load (src/layers/unread.ts): a policy that may select one is not
+   * said to select nothing, nor its exceptions to match nothing.
+   */
+  unread?: readonly UnreadObject[];
 }
 
 /** The enforcement of `policy` on `target`: its first binding that selects it, or its own. */
@@ -138,17 +144,18 @@ export function evaluateObjects(
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }
     chosen.set(policy.name, [...selected].sort());
-    if (keys) {
+    const unsure = opts.unread !== undefined && mayChooseUnread(policy.select, opts.unread);
+    if (keys && !unsure) {
       const declared = memo(() => targets[policy.select.kind].map((t) => t.key));
       for (const d of unmatchedExceptions(policy, keys, declared, now)) diagnostics.push(d);
     }
-    if (matched === 0)
+    if (matched === 0 && !unsure)
       diagnostics.push(
         makeDiagnostic(
           "warning",
           "policy-selects-nothing",
           policy.selectSource,
-          `the policy selects nothing: no ${describeSelector(policy.select)} is declared`,
+          `the policy selects nothing: no ${describeSelector(policy.select)} are declared`,
           { kind: "Policy", name: policy.name },
         ),
       );
