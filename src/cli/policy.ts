@@ -6,14 +6,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Command } from "commander";
-import { formatDiagnostic } from "../manifest/diagnostics.js";
+import { formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
 import { isPolicyTest } from "../manifest/discover.js";
 import { collectDocuments, readInputs } from "../manifest/load.js";
 import { compilePolicies } from "../policy/index.js";
 import { policyNow } from "../policy/load-pass.js";
 import { diskText } from "../policy/position.js";
-import { runTestFile } from "../policy/test-run.js";
+import { duplicatePolicies, runTestFile } from "../policy/test-run.js";
 import { escapeHiddenLines } from "../visible.js";
+
+/** `1 case`, `2 cases`. */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Test case files under `dir`, sorted (dot-directories and node_modules skipped). */
 function testFiles(dir: string): string[] {
@@ -51,12 +54,15 @@ Examples:
       const collected = collectDocuments(inputs, { cwd });
       const now = policyNow();
       const compiled = compilePolicies(collected.valid, { now, text: diskText(cwd) });
-      const errors = [...read, ...collected.diagnostics, ...compiled.diagnostics].filter(
-        (d) => d.severity === "error",
-      );
+      const errors = sortDiagnostics([
+        ...read,
+        ...collected.diagnostics,
+        ...duplicatePolicies(collected.valid),
+        ...compiled.diagnostics,
+      ]).filter((d) => d.severity === "error");
       for (const d of errors) process.stdout.write(`${formatDiagnostic(d)}\n`);
       if (errors.length > 0) {
-        process.stdout.write(`policies do not load: ${errors.length} error(s)\n`);
+        process.stdout.write(`policies do not load: ${count(errors.length, "error")}\n`);
         process.exitCode = 1;
         return;
       }
@@ -75,11 +81,12 @@ Examples:
           process.stdout.write(
             `${escapeHiddenLines(`${f.source.file}:${f.source.line}:${f.source.column} FAIL ${f.message}`)}\n`,
           );
-        if (r.failures.length === 0) process.stdout.write(`ok ${file} (${r.cases} cases)\n`);
+        if (r.failures.length === 0)
+          process.stdout.write(`ok ${file} (${count(r.cases, "case")})\n`);
       }
       if (files.length === 0) process.stdout.write(`no test cases (*.policytest.yaml) in ${dir}\n`);
       process.stdout.write(
-        `${compiled.policies.length} policies, ${cases} cases, ${failed} failed expectation(s)\n`,
+        `${count(compiled.policies.length, "policy", "policies")}, ${count(cases, "case")}, ${count(failed, "failed expectation")}\n`,
       );
       if (failed > 0 || files.length === 0) process.exitCode = 1;
     });

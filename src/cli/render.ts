@@ -13,6 +13,9 @@ import { defaultConfigDir } from "../manifest/config-root.js";
 import { collapseLayered, formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
 import { loadManifestTexts, readInputs } from "../manifest/load.js";
 
+/** `1 file`, `2 files`. */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** The output may not sit inside a directory it renders: the next render would read it back. */
 function checkOut(out: string, paths: readonly string[], force: boolean): void {
   const target = resolve(out);
@@ -87,9 +90,13 @@ layered config. phctl.yaml is copied as it is.`,
         config && configText !== undefined ? { file: config.file, text: configText } : undefined,
       );
       writeExport(o.out, files, force);
-      const objects = loaded.layers.docs.length;
+      // Objects are what the service holds; Defaults are merged away and Policies are rules.
+      const docs = loaded.layers.docs;
+      const policies = docs.filter((d) => d.kind === "Policy").length;
+      const objects = docs.filter((d) => d.kind !== "Policy" && d.kind !== "Defaults").length;
+      const layers = loaded.layers.layers.length;
       process.stdout.write(
-        `Rendered ${objects} object${objects === 1 ? "" : "s"} into ${files.length} file${files.length === 1 ? "" : "s"} under ${o.out} (${loaded.layers.layers.length} Defaults layer${loaded.layers.layers.length === 1 ? "" : "s"} merged in).\n`,
+        `Rendered ${count(objects, "object")}${policies > 0 ? ` and ${count(policies, "policy", "policies")}` : ""} into ${count(files.length, "file")} under ${o.out} (${count(layers, "Defaults layer")} merged in).\n`,
       );
     });
 }

@@ -20,6 +20,7 @@ import { mergeNode, type MergeContext, type MergeProblem, type TraceEntry } from
 import { problemDiagnostic } from "./problems.js";
 import { checkSelector, selects, type SelectTarget } from "./selector.js";
 import { repositoryEntryKey, usesLayerWords } from "./shape.js";
+import { mayChooseUnread, type UnreadObject } from "./unread.js";
 
 /** What a layer selected, counted (a changed layer's blast radius). */
 export interface LayerSummary {
@@ -94,8 +95,15 @@ const layerContributor = (l: Layer): Contributor => ({
   value: l.values,
 });
 
-/** Apply the Defaults documents among `valid` to the objects among them. */
-export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig): LayersResult {
+/**
+ * Apply the Defaults documents among `valid` to the objects among them. `unread`: objects
+ * that did not load (unread.ts), which a layer selecting nothing loaded may still select.
+ */
+export function applyLayers(
+  valid: readonly ValidDoc[],
+  config: ManifestConfig,
+  unread: readonly UnreadObject[] = [],
+): LayersResult {
   const diagnostics: Diagnostic[] = [];
   const defaults = valid
     .filter((d): d is ValidDoc<"Defaults"> => d.kind === "Defaults")
@@ -206,7 +214,7 @@ export function applyLayers(valid: readonly ValidDoc[], config: ManifestConfig):
   }
   const summaries = layers.map((l): LayerSummary => {
     const keys = selected.get(l)!;
-    if (keys.length === 0)
+    if (keys.length === 0 && !mayChooseUnread(l.select, unread))
       diagnostics.push(
         makeDiagnostic(
           "warning",

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { applyLayers, attributeToLayers } from "../layers/effective.js";
 import { layerFieldSources } from "../layers/field-sources.js";
+import { unreadObjects } from "../layers/unread.js";
 import { checkDocument, type ValidDoc } from "./check.js";
 import { bytePosition, decodeYamlBytes } from "./decode.js";
 import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
@@ -177,10 +178,12 @@ export function settleDocuments(
   files: readonly string[],
   o: { release?: boolean; extra?: readonly Diagnostic[]; policy?: PolicyPassOptions } = {},
 ): LoadResult {
-  const layers = applyLayers(read.valid, read.config);
+  // Objects that did not load: a selector may choose them, so "matches nothing" is not said.
+  const unread = unreadObjects(read.diagnostics);
+  const layers = applyLayers(read.valid, read.config, unread);
   const collected: Collected = { ...read, valid: layers.docs };
   // Policies: compile errors are diagnostics; violations stay apart (the plan is still made).
-  const policy = policyPass(collected.valid, collected.config, o.policy ?? {});
+  const policy = policyPass(collected.valid, collected.config, { ...o.policy, unread });
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
     ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),

@@ -9,11 +9,12 @@ import {
   type SelectKind,
   type SelectTarget,
 } from "../layers/selector.js";
+import { mayChooseUnread, type UnreadObject } from "../layers/unread.js";
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
 import { largestList, type CostSizes } from "./cost.js";
-import { exceptionFor } from "./exceptions.js";
+import { exceptionFor, unmatchedExceptions } from "./exceptions.js";
 import { runRule } from "./run.js";
 import { dynView } from "./shape.js";
 import { policyTargets } from "./targets.js";
@@ -37,6 +38,11 @@ const topOf = (key: string) => key.split("/", 2).join("/");
 export interface EvaluateOptions {
   /** phctl.yaml's organization: that of objects that name none. */
   organization?: string;
+  /**
+   * Objects that did not load (src/layers/unread.ts): a policy that may select one is not
+   * said to select nothing, nor its exceptions to match nothing.
+   */
+  unread?: readonly UnreadObject[];
 }
 
 /** The enforcement of `policy` on `target`: its first binding that selects it, or its own. */
@@ -124,23 +130,32 @@ export function evaluateObjects(
     if (policy.scope === "live") continue;
     let matched = 0;
     const selected = new Set<string>();
+    // The keys an object policy's exceptions may match (only when it has some).
+    const keys: string[] | undefined =
+      policy.scope === "object" && policy.exceptions.length > 0 ? [] : undefined;
     for (const t of targets[policy.select.kind]) {
       if (!selects(policy.select, t.target)) continue;
       matched++;
       selected.add(topOf(t.key));
+      keys?.push(t.key);
       if (policy.scope !== "object") continue;
       const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
       const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }
     chosen.set(policy.name, [...selected].sort());
-    if (matched === 0)
+    const unsure = opts.unread !== undefined && mayChooseUnread(policy.select, opts.unread);
+    if (keys && !unsure) {
+      const declared = memo(() => targets[policy.select.kind].map((t) => t.key));
+      for (const d of unmatchedExceptions(policy, keys, declared, now)) diagnostics.push(d);
+    }
+    if (matched === 0 && !unsure)
       diagnostics.push(
         makeDiagnostic(
           "warning",
           "policy-selects-nothing",
           policy.selectSource,
-          `the policy selects nothing: no ${describeSelector(policy.select)} is declared`,
+          `the policy selects nothing: no ${describeSelector(policy.select)} are declared`,
           { kind: "Policy", name: policy.name },
         ),
       );

@@ -8,7 +8,7 @@ import { makeDiagnostic } from "../manifest/diagnostics.js";
 import { didYouMean } from "../manifest/hints.js";
 import type { PolicyDocument } from "../manifest/schema/policy.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
-import { globMatch } from "../layers/selector.js";
+import { globMatch, type SelectKind } from "../layers/selector.js";
 import type { CompiledPolicy, PolicyExceptionInfo } from "./types.js";
 
 /** An exception that ends within this many days is a warning. */
@@ -47,7 +47,50 @@ export function exceptionInfo(e: WrittenException, source: Source, now: Date): P
   return info;
 }
 
-/** Malformed dates and unknown rule names (errors); expired and expiring exceptions (warnings). */
+/** The first segment of the keys of each kind's objects (src/manifest/keys.ts). */
+const KEY_PREFIX: Record<SelectKind, string> = {
+  Project: "project",
+  Repository: "project",
+  User: "user",
+  Team: "team",
+};
+const FORMS = "project/NAME, project/NAME/repo/[SUBGROUP/]NAME, user/NAME or team/NAME";
+const isGlob = (s: string) => s.includes("*") || s.includes("?");
+
+/**
+ * Why an exception's key can never match an object of `kind`, or undefined: a key is
+ * `kind/NAME…` (globs allowed), so `prj/p1`, `p1` or `user/x` on a Project policy match
+ * nothing whatever is declared.
+ */
+export function exceptionKeyProblem(
+  key: string,
+  kind: SelectKind,
+): { message: string; hint?: string } | undefined {
+  const prefix = KEY_PREFIX[kind];
+  const parts = key.split("/");
+  const rest = parts.slice(1).join("/");
+  const [first] = parts;
+  if (isGlob(first)) return key.includes("**") || parts.length > 1 ? undefined : shapeless();
+  if (parts.length < 2 || parts.some((p) => p === "")) return shapeless();
+  if (first === prefix) return undefined;
+  const other = Object.values(KEY_PREFIX).includes(first);
+  return {
+    message: other
+      ? `the exception's key ${key} names a ${first}, and the policy selects ${kind === "Repository" ? "repositories" : `${prefix}s`} (keys ${prefix}/…): it can match nothing`
+      : `the exception's key ${key} is not an object key (${FORMS})`,
+    hint: `did you mean ${prefix}/${rest}?`,
+  };
+  function shapeless() {
+    const name = parts.filter((p) => p !== "").pop();
+    const likely = name !== undefined && !isGlob(name) && !Object.values(KEY_PREFIX).includes(name);
+    return {
+      message: `the exception's key ${key} is not an object key (${FORMS})`,
+      ...(likely ? { hint: `did you mean ${prefix}/${name}?` } : {}),
+    };
+  }
+}
+
+/** Malformed dates, keys and unknown rule names (errors); expired and expiring exceptions (warnings). */
 export function exceptionDiagnostics(
   doc: ValidDoc<"Policy">,
   exceptions: readonly PolicyExceptionInfo[],
@@ -57,6 +100,17 @@ export function exceptionDiagnostics(
   const where = { kind: "Policy", name: doc.name };
   exceptions.forEach((e, i) => {
     const path = ["spec", "exceptions", i];
+    const keyProblem = exceptionKeyProblem(e.key, doc.value.spec.select.kind);
+    if (keyProblem)
+      out.push(
+        makeDiagnostic(
+          "error",
+          "policy-exception",
+          doc.handle.at([...path, "key"], "value"),
+          keyProblem.message,
+          { ...where, hint: keyProblem.hint },
+        ),
+      );
     if (endOf(e.expires) === undefined) {
       out.push(
         makeDiagnostic(
@@ -118,4 +172,46 @@ export function exceptionFor(
     if (status !== "expired") return { ...e, status };
   }
   return undefined;
+}
+
+const KIND_WORD: Record<SelectKind, string> = {
+  Project: "project",
+  Repository: "repository",
+  User: "user",
+  Team: "team",
+};
+
+/**
+ * Warnings for the exceptions of an object policy that match none of the objects it selects
+ * (`selected`: their keys), with the closest key as did-you-mean, or the reason when the key
+ * names a declared object the policy does not select (`declared`: every key of its kind).
+ * Malformed keys are errors already (exceptionDiagnostics); expired exceptions warn already.
+ */
+export function unmatchedExceptions(
+  policy: CompiledPolicy,
+  selected: readonly string[],
+  declared: () => readonly string[],
+  now: Date,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const kind = policy.select.kind;
+  for (const e of policy.exceptions) {
+    if (exceptionKeyProblem(e.key, kind) || exceptionStatus(e.expires, now) === "expired") continue;
+    if (selected.some((k) => globMatch(e.key, k))) continue;
+    const elsewhere = declared().find((k) => globMatch(e.key, k));
+    const hint =
+      elsewhere !== undefined
+        ? `${elsewhere} is declared, but the policy's select does not choose it`
+        : didYouMean(e.key, selected.length > 0 ? selected : declared());
+    out.push(
+      makeDiagnostic(
+        "warning",
+        "policy-exception-unmatched",
+        e.source,
+        `the exception for ${e.key} matches no ${KIND_WORD[kind]} the policy selects: it excepts nothing`,
+        { kind: "Policy", name: policy.name, ...(hint !== undefined ? { hint } : {}) },
+      ),
+    );
+  }
+  return out;
 }

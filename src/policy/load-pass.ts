@@ -3,6 +3,7 @@
  * load's diagnostics) and run the object rules over the documents. Violations are kept apart
  * from diagnostics: a denial fails `validate` and `plan` but the plan is still made.
  */
+import type { UnreadObject } from "../layers/unread.js";
 import type { ValidDoc } from "../manifest/check.js";
 import type { Diagnostic, ManifestConfig } from "../manifest/types.js";
 import { compilePolicies } from "./compile.js";
@@ -23,6 +24,8 @@ export interface PolicyPassOptions {
   now?: Date | undefined;
   /** Texts still in memory by file; others are read from disk when a position needs them. */
   texts?: ReadonlyMap<string, string> | undefined;
+  /** Objects that did not load (src/layers/unread.ts): a selector may choose them. */
+  unread?: readonly UnreadObject[] | undefined;
 }
 
 /** Today: PHCTL_NOW (YYYY-MM-DD or an ISO time) when set, for tests of expiring exceptions. */
@@ -46,6 +49,7 @@ export function policyPass(
   const compiled = compilePolicies(docs, { now, text });
   const evaluated = evaluateObjects(compiled.policies, docs, now, {
     ...(config.organization !== undefined ? { organization: config.organization } : {}),
+    ...(opts.unread ? { unread: opts.unread } : {}),
   });
   return {
     // What each selects: a pull request that changes a policy touches those (plan --base).

@@ -6,7 +6,8 @@
  * lists and such mappings (`spec.access` and its levels); shorthand lists of usernames written
  * as their mapping (`admins: [a]` is `admins: {users: [a]}`), tombstones dropped, integers
  * as CEL ints. Scalars without a default and other mappings (`spec.git`, `commitBlocker`)
- * stay absent when not written: test them with `has()`.
+ * stay absent when not written: test them with `has()`. `inherit`, a word of layering, is
+ * never part of the view.
  */
 export type JsonSchema = Record<string, unknown>;
 
@@ -27,6 +28,12 @@ export interface ObjectShape {
   /** Only lists, maps and containers: present (empty) when not written. */
   container: boolean;
 }
+
+/**
+ * `inherit: false` (src/manifest/schema/layering.ts) says how Defaults apply; merging drops it,
+ * so it is no field of the view, and a mapping made of lists and `inherit` is a container.
+ */
+const INHERIT = "inherit";
 
 const props = (s: JsonSchema) => s.properties as Record<string, JsonSchema> | undefined;
 
@@ -75,6 +82,7 @@ export function shapeOf(s: JsonSchema): Shape {
       const defaults: Record<string, unknown> = {};
       for (const [k, f] of Object.entries(p)) {
         if (f.not !== undefined) continue; // a field the schema forbids here
+        if (k === INHERIT && f.type === "boolean") continue; // a word of layering, not data
         fields[k] = shapeOf(f);
         if (f.default !== undefined) defaults[k] = f.default;
       }

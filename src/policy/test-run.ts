@@ -13,14 +13,19 @@
  *       expect: { archived-before-delete: deny }
  *
  * `deny` and `warn` expect a violation with that enforcement that no exception waives;
- * `allow` expects none. A failed expectation names the case's file:line and the rule.
+ * `allow` expects none. A failed expectation names the case's file:line and the rule, and
+ * says why when the rule never ran on the case (its policy selects none of the case's
+ * objects, or has rules of another scope). A case gives one of `object`, `objects`, `change`.
  */
+import { describeSelector, selects, type SelectTarget } from "../layers/selector.js";
 import { checkDocument, type ValidDoc } from "../manifest/check.js";
-import { formatDiagnostic } from "../manifest/diagnostics.js";
+import { formatDiagnostic, formatSource, makeDiagnostic } from "../manifest/diagnostics.js";
+import { didYouMean } from "../manifest/hints.js";
 import { parseYamlText } from "../manifest/parse.js";
 import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
-import { evaluateChanges, evaluateObjects } from "./evaluate.js";
+import { evaluateChanges, evaluateObjects, targetOfKey } from "./evaluate.js";
+import { policyTargets } from "./targets.js";
 import type { ChangeInput, CompiledPolicy, Violation } from "./types.js";
 
 /** One failed expectation, or a problem with a case file. */
@@ -57,15 +62,76 @@ function outcome(vs: readonly Violation[], policy: string, rule: string) {
   return { got: v.enforcement, why: ` (${v.key}: ${v.message})` };
 }
 
-/** Resolve `rule` or `policy/rule` among the compiled policies. */
-function findRule(policies: readonly CompiledPolicy[], name: string) {
+/** Resolve `rule` or `policy/rule` among the compiled policies: the policies that have it. */
+function findRule(policies: readonly CompiledPolicy[], name: string): CompiledPolicy[] {
   const [p, r] = name.includes("/") ? name.split("/", 2) : [undefined, name];
-  const found = policies.flatMap((pol) =>
-    pol.rules
-      .filter((x) => x.name === r && (p === undefined || pol.name === p))
-      .map(() => pol.name),
+  return policies.filter(
+    (pol) => (p === undefined || pol.name === p) && pol.rules.some((x) => x.name === r),
   );
-  return found;
+}
+
+/** What a case gave the rules: the selector targets of its objects, or of its change. */
+type CaseInput =
+  | { scope: "object"; targets: SelectTarget[] }
+  | { scope: "change"; key: string; target?: SelectTarget };
+
+/**
+ * Why `policy`'s rules did not run on a case, or "": its scope is not the case's, or its
+ * select chooses none of the case's objects.
+ */
+function notRun(policy: CompiledPolicy, input: CaseInput): string {
+  if (policy.scope !== input.scope) {
+    const give =
+      policy.scope === "change"
+        ? "a `change`"
+        : policy.scope === "object"
+          ? "`object` or `objects`"
+          : "nothing policy test can run (live rules run in drift)";
+    return `: policy ${policy.name} has ${policy.scope} rules, and the case gives ${input.scope === "change" ? "a change" : "objects"} (give it ${give})`;
+  }
+  const chosen =
+    input.scope === "object"
+      ? input.targets.some((t) => selects(policy.select, t))
+      : input.target !== undefined && selects(policy.select, input.target);
+  if (chosen) return "";
+  const of =
+    input.scope === "object"
+      ? input.targets.map((t) => `${t.kind} ${t.name}`).join(", ") || "no object"
+      : input.key;
+  return `: policy ${policy.name} selects ${describeSelector(policy.select)}, and the case's ${input.scope === "object" ? "objects are" : "change is"} ${of}; its rules did not run`;
+}
+
+/** The selector targets of a case's documents (the Project's repositories included). */
+function caseTargets(docs: readonly ValidDoc[], organization: string | undefined): SelectTarget[] {
+  const all = policyTargets(docs, organization);
+  return [...all.Project, ...all.Repository, ...all.User, ...all.Team].map((t) => t.target);
+}
+
+const GIVES = ["object", "objects", "change"] as const;
+
+/**
+ * Duplicate policy names among `docs`: an error at the second document's name naming where
+ * the first is (as validate's identity rule says it).
+ */
+export function duplicatePolicies(docs: readonly ValidDoc[]): Diagnostic[] {
+  const first = new Map<string, ValidDoc>();
+  const out: Diagnostic[] = [];
+  for (const d of docs) {
+    if (d.kind !== "Policy") continue;
+    const prior = first.get(d.name);
+    if (!prior) first.set(d.name, d);
+    else
+      out.push(
+        makeDiagnostic(
+          "error",
+          "duplicate-identity",
+          d.handle.at(["metadata", "name"], "value"),
+          `duplicate Policy ${d.name}, first declared at ${formatSource(prior.handle.at(["metadata", "name"], "value"))}`,
+          { kind: "Policy", name: d.name, path: "metadata.name" },
+        ),
+      );
+  }
+  return out;
 }
 
 interface CaseFile {
@@ -100,10 +166,19 @@ export function runTestFile(
       cases++;
       const where = h.at(["cases", i]);
       const label = `case ${JSON.stringify(c.name ?? `#${i + 1}`)}`;
+      const given = GIVES.filter((g) => c[g] !== undefined);
+      if (given.length > 1) {
+        fail(
+          h.at(["cases", i, given[1]], "key"),
+          `${label}: gives ${given.join(" and ")}; a case gives one of object, objects or change`,
+        );
+        return;
+      }
       let violations: Violation[];
+      let input: CaseInput;
       if (c.change !== undefined) {
         const ch = c.change as Partial<ChangeInput>;
-        const input: ChangeInput = {
+        const change: ChangeInput = {
           action: String(ch.action ?? "update"),
           kind: String(ch.kind ?? ""),
           key: String(ch.key ?? ""),
@@ -114,7 +189,9 @@ export function runTestFile(
           ...(ch.labels ? { labels: ch.labels } : {}),
           ...(ch.organization ? { organization: ch.organization } : {}),
         };
-        violations = evaluateChanges(policies, [input], now).violations;
+        violations = evaluateChanges(policies, [change], now).violations;
+        const target = targetOfKey(change.key, change.labels, change.organization);
+        input = { scope: "change", key: change.key, ...(target ? { target } : {}) };
       } else {
         const list = (c.objects ?? (c.object !== undefined ? [c.object] : [])) as unknown[];
         const key = c.objects !== undefined ? "objects" : "object";
@@ -131,6 +208,7 @@ export function runTestFile(
         if (problems.length > 0) return;
         const opts = organization !== undefined ? { organization } : {};
         violations = evaluateObjects(policies, docs, now, opts).violations;
+        input = { scope: "object", targets: caseTargets(docs, organization) };
       }
       const expect = (c.expect ?? {}) as Record<string, unknown>;
       if (Object.keys(expect).length === 0) fail(where, `${label}: no expect`);
@@ -145,12 +223,24 @@ export function runTestFile(
           continue;
         }
         if (typeof want !== "string" || !EXPECTS.includes(want)) {
-          fail(ruleAt, `${label}: rule ${rule}: expect ${EXPECTS.join(", ")}`);
+          const hint =
+            typeof want !== "string"
+              ? undefined
+              : (() => {
+                  const stem = EXPECTS.find((e) => want.toLowerCase().startsWith(e.slice(0, 3)));
+                  return stem ? `did you mean ${stem}?` : didYouMean(want, EXPECTS);
+                })();
+          fail(
+            h.at(["cases", i, "expect", rule], "value"),
+            `${label}: rule ${rule}: expect ${JSON.stringify(want)}: write allow, deny or warn${hint ? ` (${hint})` : ""}`,
+          );
           continue;
         }
         const name = rule.includes("/") ? rule.split("/", 2)[1] : rule;
-        const { got, why } = outcome(violations, owners[0], name);
-        if (got !== want) fail(where, `${label}: rule ${rule}: expected ${want}, got ${got}${why}`);
+        const { got, why } = outcome(violations, owners[0].name, name);
+        if (got === want) continue;
+        const because = got === "allow" ? notRun(owners[0], input) : "";
+        fail(where, `${label}: rule ${rule}: expected ${want}, got ${got}${why}${because}`);
       }
     });
   }

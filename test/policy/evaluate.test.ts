@@ -103,7 +103,7 @@ describe("evaluateObjects", () => {
       ),
     });
     expect(diagnostics.map((d) => `${d.severity} ${d.line}:${d.message}`)).toEqual([
-      "warning 5:the policy selects nothing: no teams named x-* is declared",
+      "warning 5:the policy selects nothing: no teams named x-* are declared",
     ]);
   });
 

@@ -28,15 +28,14 @@ export const LabelsSchema = Type.Unsafe<Record<string, string>>({
   type: "object",
   propertyNames: { pattern: LABEL_KEY, patternErrorMessage: labelKeyMessage },
   // Every key the names allow: the names say what is wrong with a key, and no other is open.
-  patternProperties: {
-    "": {
-      type: "string",
-      maxLength: 63,
-      pattern: LABEL_VALUE,
-      patternErrorMessage: labelValueMessage,
-    },
+  // `additionalProperties` as a schema, not `patternProperties: {"": …}`: Python's jsonschema
+  // (check-jsonschema) skips an empty pattern and then rejects every label as additional.
+  additionalProperties: {
+    type: "string",
+    maxLength: 63,
+    pattern: LABEL_VALUE,
+    patternErrorMessage: labelValueMessage,
   },
-  additionalProperties: false,
   ...about(
     "Labels (key: value) that Defaults and Policy selectors choose objects by; keys and values follow Kubernetes' rules.",
     { tier: "critical", "acme.example/owner": "firmware" },
