@@ -9,13 +9,49 @@
  * - a `__proto__` key, or `constructor.prototype`, is 400 saying the key is not allowed
  *   (fastify's secure-json-parse refuses them as "Body is not valid JSON"). `JSON.parse`
  *   makes them plain own properties, but a merge (metadata PATCH) could give one to an
- *   object's prototype, so they never reach a handler.
+ *   object's prototype, so they never reach a handler;
+ * - arrays and objects nested deeper than `MAX_BODY_DEPTH` are 400 saying so. `JSON.parse`
+ *   itself is iterative, but what reads a body after it recurses (the key walk below, ajv,
+ *   the metadata merge, `JSON.stringify`): at about 10,000 levels each overflowed the stack,
+ *   a RangeError that answered 500. The depth is measured on the text, before parsing, so a
+ *   deep body costs one pass over its characters and no allocation.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { errorCodes } from "fastify";
 import { HttpError } from "./errors.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The deepest nesting of arrays and objects a body may have. The API's own bodies nest
+ * fewer than 10 levels (a seed document through /_control/seed the most); artifact
+ * metadata is free-form, and 64 leaves it room (System.Text.Json's default limit).
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * How deep `text` nests `[` and `{` outside strings; the scan stops as soon as it passes
+ * `limit` (and answers `limit + 1`). Any text is scanned, JSON or not: brackets need not
+ * balance.
+ */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
 
 /** The charset parameter of a content type, lower-cased and unquoted, or undefined. */
 export function charsetOf(contentType: string | undefined): string | undefined {
@@ -83,6 +119,12 @@ export function parseJsonBody(contentType: string | undefined, raw: Buffer): unk
     text = utf8.decode(raw);
   } catch {
     throw new HttpError("BAD_REQUEST", "the body is not valid UTF-8: send JSON in UTF-8");
+  }
+  if (nestingDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    throw refused(
+      `the body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; the server accepts at most ${MAX_BODY_DEPTH}: send a flatter body`,
+      "body",
+    );
   }
   let body: unknown;
   try {

@@ -1,7 +1,8 @@
 /**
  * The request log: what tests and benchmarks count (method, url, operation, status, fault,
  * time). Off unless asked for (`requestLog` / `phctl serve --request-log [N]`), and bounded:
- * it keeps the most recent `size` requests, so a long-running sandbox stays flat in memory.
+ * it keeps the most recent `size` requests, each URL cut at `MAX_LOGGED_URL` characters, so
+ * a long-running sandbox stays flat in memory.
  *
  * The entries live in a plain array (`entries`) because tests read and clear it in place
  * (`filter`, `slice`, `length = 0`). Dropping one old entry per request would copy the
@@ -25,6 +26,23 @@ export interface RequestLogEntry {
    * request carried no known token. `/_control/requests` shows a caller only its own.
    */
   parentOrgId: number | null;
+}
+
+/**
+ * Longest URL an entry keeps, characters; a longer one is cut, with its length said
+ * (`…(N characters)`). Node takes URLs up to its 16 KiB header limit, so a full log of such
+ * URLs held 160 MB at the default size; cut, at most about 20 MB.
+ */
+export const MAX_LOGGED_URL = 2_000;
+
+/**
+ * `url` as the log keeps it. A cut is copied: V8's `slice` keeps the whole string alive
+ * behind the part.
+ */
+export function loggedUrl(url: string): string {
+  if (url.length <= MAX_LOGGED_URL) return url;
+  const cut = `${url.slice(0, MAX_LOGGED_URL)}…(${url.length} characters)`;
+  return Buffer.from(cut, "utf8").toString("utf8");
 }
 
 /** Default number of entries kept (`requestLogSize`). */
@@ -56,7 +74,7 @@ export class RequestLog {
     if (this.entries.length >= this.size) {
       this.entries.splice(0, this.entries.length - this.size + this.block);
     }
-    this.entries.push({ seq: ++this.seq, ...entry });
+    this.entries.push({ seq: ++this.seq, ...entry, url: loggedUrl(entry.url) });
   }
 
   /** The entries a caller may read: its parent organization's, or every one (null). */

@@ -1,10 +1,12 @@
 /**
- * The reference server's SQLite database: opening (file or `:memory:`), schema, pragmas,
- * the seeded license catalogue, and a statement cache so hot queries are prepared once.
+ * The reference server's SQLite database: opening (file or `:memory:`), schema (a file of
+ * an older schema version is migrated first), pragmas, the seeded license catalogue, and a
+ * statement cache so hot queries are prepared once.
  */
 import Database from "better-sqlite3";
 import { ADDED_COLUMNS, DDL, SCHEMA_VERSION } from "./schema.js";
 import { LICENSE_CATALOGUE } from "./licenses.js";
+import { migrate, storedVersion } from "./migrate.js";
 
 export type Row = Record<string, unknown>;
 
@@ -17,6 +19,8 @@ export class Db {
     this.raw = new Database(file);
     this.raw.pragma("journal_mode = WAL");
     this.raw.pragma("synchronous = NORMAL");
+    const version = storedVersion(this.raw);
+    if (version !== undefined && version !== SCHEMA_VERSION) migrate(this.raw, version, file);
     this.raw.pragma("foreign_keys = ON");
     this.raw.exec(DDL);
     for (const c of ADDED_COLUMNS) {
@@ -24,16 +28,10 @@ export class Db {
       if (!columns.some((x) => x.name === c.column))
         this.raw.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
     }
-    const v = this.raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-      { value: string } | undefined;
-    if (!v) {
+    if (version === undefined) {
       this.raw
         .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)")
         .run(String(SCHEMA_VERSION));
-    } else if (Number(v.value) !== SCHEMA_VERSION) {
-      throw new Error(
-        `database ${file} has schema version ${v.value}, this server expects ${SCHEMA_VERSION}`,
-      );
     }
     const ins = this.raw.prepare(
       "INSERT OR IGNORE INTO licenses (name, title, url) VALUES (?, ?, ?)",

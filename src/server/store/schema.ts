@@ -3,14 +3,26 @@
  * username and email, unique project slug, foreign keys project → git group → subgroup →
  * repository, and ON DELETE CASCADE where the spec says a delete removes children.
  * Timestamps are ISO 8601 strings; booleans are 0/1; lists are JSON text.
+ *
+ * An id the API shows is never handed out twice, as a real service's are not: a journal or
+ * a saved plan that remembers an id must not find someone else's object behind it after
+ * the first was deleted. SQLite's plain `INTEGER PRIMARY KEY` takes max(id) + 1, so
+ * deleting the newest row gave its id to the next insert; every integer id is therefore
+ * `AUTOINCREMENT` (SQLite keeps the highest id ever used in `sqlite_sequence`), and the
+ * group/subgroup id space has its own sequence. Queue job ids are UUIDs.
  */
-export const SCHEMA_VERSION = 1;
+
+/**
+ * Version 2: AUTOINCREMENT ids and `git_namespace_ids`. A version-1 database file is
+ * migrated when opened (`migrate.ts`).
+ */
+export const SCHEMA_VERSION = 2;
 
 export const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE IF NOT EXISTS organizations (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE COLLATE NOCASE,
   parent_id INTEGER REFERENCES organizations(id),
   allow_personal_projects INTEGER NOT NULL DEFAULT 1,
@@ -20,7 +32,7 @@ CREATE TABLE IF NOT EXISTS organizations (
 );
 
 CREATE TABLE IF NOT EXISTS org_teams (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   org_id INTEGER NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   path TEXT NOT NULL UNIQUE,
@@ -28,7 +40,7 @@ CREATE TABLE IF NOT EXISTS org_teams (
 );
 
 CREATE TABLE IF NOT EXISTS users (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   username TEXT NOT NULL UNIQUE,
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
@@ -61,7 +73,7 @@ CREATE TABLE IF NOT EXISTS service_accounts (
 );
 
 CREATE TABLE IF NOT EXISTS teams (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   parent_org_id INTEGER NOT NULL REFERENCES organizations(id),
   name TEXT NOT NULL,
   gitservice INTEGER NOT NULL,
@@ -77,7 +89,7 @@ CREATE TABLE IF NOT EXISTS team_members (
 );
 
 CREATE TABLE IF NOT EXISTS projects (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   slug TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
   description TEXT NOT NULL,
@@ -115,7 +127,7 @@ CREATE TABLE IF NOT EXISTS project_org_teams (
 );
 
 CREATE TABLE IF NOT EXISTS licenses (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
   title TEXT NOT NULL,
   url TEXT NOT NULL
@@ -125,6 +137,10 @@ CREATE TABLE IF NOT EXISTS project_licenses (
   license_id INTEGER NOT NULL REFERENCES licenses(id),
   PRIMARY KEY (project_id, license_id)
 );
+
+-- Groups and subgroups share one id space: their ids come from git_namespace_ids (the
+-- last one handed out; AUTOINCREMENT keeps counting after rows are deleted).
+CREATE TABLE IF NOT EXISTS git_namespace_ids (id INTEGER PRIMARY KEY AUTOINCREMENT);
 
 CREATE TABLE IF NOT EXISTS git_groups (
   id INTEGER PRIMARY KEY,
@@ -147,7 +163,7 @@ CREATE TABLE IF NOT EXISTS subgroups (
 );
 
 CREATE TABLE IF NOT EXISTS repositories (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   group_id INTEGER NOT NULL REFERENCES git_groups(id) ON DELETE CASCADE,
   subgroup_id INTEGER REFERENCES subgroups(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
@@ -197,7 +213,7 @@ CREATE TABLE IF NOT EXISTS fork_cleanups (
 );
 
 CREATE TABLE IF NOT EXISTS external_archives (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   repo_git_url TEXT NOT NULL,
   ref_space TEXT NOT NULL,
@@ -211,7 +227,7 @@ CREATE TABLE IF NOT EXISTS external_archives (
 );
 
 CREATE TABLE IF NOT EXISTS mirrors (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   repo_url_from TEXT NOT NULL,
   repo_url_to TEXT NOT NULL,
@@ -230,14 +246,14 @@ CREATE TABLE IF NOT EXISTS mirrors (
 CREATE INDEX IF NOT EXISTS mirrors_project ON mirrors(project_id);
 
 CREATE TABLE IF NOT EXISTS artifact_repos (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   name TEXT NOT NULL UNIQUE,
   repo_type TEXT NOT NULL,
   created TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS artifact_files (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   repo_id INTEGER NOT NULL REFERENCES artifact_repos(id) ON DELETE CASCADE,
   path TEXT NOT NULL,
   source_path TEXT NOT NULL,
@@ -256,14 +272,14 @@ CREATE TABLE IF NOT EXISTS artifact_files (
 );
 
 CREATE TABLE IF NOT EXISTS persistent_storage (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   repo_id INTEGER NOT NULL UNIQUE REFERENCES repositories(id) ON DELETE CASCADE,
   status TEXT NOT NULL,
   created TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS bundles (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   repo_id INTEGER REFERENCES repositories(id) ON DELETE CASCADE,
   frequency TEXT NOT NULL,
@@ -271,7 +287,7 @@ CREATE TABLE IF NOT EXISTS bundles (
 );
 
 CREATE TABLE IF NOT EXISTS pipelines (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   bundle_id INTEGER REFERENCES bundles(id) ON DELETE SET NULL,
   status TEXT NOT NULL,
@@ -282,7 +298,7 @@ CREATE TABLE IF NOT EXISTS pipelines (
   duration INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS pipeline_jobs (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   pipeline_id INTEGER NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   stage TEXT NOT NULL,
@@ -313,7 +329,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE INDEX IF NOT EXISTS jobs_open ON jobs(status, due_ms);
 
 CREATE TABLE IF NOT EXISTS outbox (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL,
   recipients TEXT NOT NULL,
   subject TEXT NOT NULL,

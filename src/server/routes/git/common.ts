@@ -157,12 +157,13 @@ export function clashingRepo(
 
 /**
  * The next id of the shared group/subgroup id space. SQLite's rowid would number the two
- * tables independently, so a subgroup could carry the main group's id.
+ * tables independently, so a subgroup could carry the main group's id; and max(id) + 1 of
+ * the two gave a deleted group's or subgroup's id to the next one made, maybe another
+ * organization's. The sequence table (AUTOINCREMENT) never goes back; only its last row is
+ * kept.
  */
 export function nextNamespaceId(ctx: ServerContext): number {
-  const row = ctx.db.get<{ m: number | null }>(
-    `SELECT MAX(m) AS m FROM (SELECT MAX(id) AS m FROM git_groups
-       UNION ALL SELECT MAX(id) AS m FROM subgroups)`,
-  );
-  return (row?.m ?? 0) + 1;
+  const id = Number(ctx.db.run("INSERT INTO git_namespace_ids DEFAULT VALUES").lastInsertRowid);
+  ctx.db.run("DELETE FROM git_namespace_ids WHERE id < ?", id);
+  return id;
 }
