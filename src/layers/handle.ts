@@ -140,8 +140,8 @@ export class LayeredHandle implements DocHandle {
         const next: Contributor[] = [];
         for (const c of cs) {
           if (!Array.isArray(c.value)) continue;
-          const i = c.value.findIndex((x) => tombstoneKey(x) === undefined && keyOf(x) === key);
-          if (i >= 0) next.push({ ...c, at: [...c.at, i], value: c.value[i] });
+          const i = indexOfKey(c.value, dotted, keyOf).get(key);
+          if (i !== undefined) next.push({ ...c, at: [...c.at, i], value: c.value[i] });
         }
         if (dotted === "spec.git.repositories")
           for (const c of this.repositoryLayers(key))
@@ -162,6 +162,31 @@ export class LayeredHandle implements DocHandle {
     }
     return { cs, steps: s };
   }
+}
+
+/**
+ * A contributor list's first index of each entry key (tombstones left out), made once per list
+ * and place: finding every entry of a 20,000-entry list by a scan each was quadratic.
+ */
+const keyIndexes = new WeakMap<readonly unknown[], Map<string, Map<string, number>>>();
+function indexOfKey(
+  list: readonly unknown[],
+  place: string,
+  keyOf: (x: unknown) => string | undefined,
+): Map<string, number> {
+  let byPlace = keyIndexes.get(list);
+  if (!byPlace) keyIndexes.set(list, (byPlace = new Map()));
+  let index = byPlace.get(place);
+  if (index) return index;
+  index = new Map();
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (tombstoneKey(x) !== undefined) continue;
+    const k = keyOf(x);
+    if (k !== undefined && !index.has(k)) index.set(k, i);
+  }
+  byPlace.set(place, index);
+  return index;
 }
 
 /** Are `a` (of the own list) and `b` (of the effective list) the same entry? */

@@ -48,6 +48,18 @@ function keyName(n: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * An alias's node, resolved once per alias: the YAML library walks the whole document for each
+ * resolution, and locating every entry of an aliased 20,000-entry list resolved it each time.
+ */
+const aliasTargets = new WeakMap<object, unknown>();
+function resolved(alias: { resolve(doc: Document): unknown }, doc: Document): unknown {
+  if (aliasTargets.has(alias)) return aliasTargets.get(alias);
+  const node = alias.resolve(doc);
+  aliasTargets.set(alias, node);
+  return node;
+}
+
 /** Byte offset of a field's key or value. */
 export function locate(doc: Document, path: FieldPath, which: "key" | "value"): number {
   const { isAlias, isMap, isScalar, isSeq } = yaml();
@@ -55,7 +67,7 @@ export function locate(doc: Document, path: FieldPath, which: "key" | "value"): 
   let keyNode: Node | undefined;
   let offset = (node as Node | null)?.range?.[0] ?? doc.range?.[0] ?? 0;
   for (const seg of path) {
-    if (isAlias(node)) node = node.resolve(doc);
+    if (isAlias(node)) node = resolved(node, doc);
     let next: unknown;
     if (isMap(node)) {
       const pair = node.items.find((p) => keyName(p.key) === String(seg));
