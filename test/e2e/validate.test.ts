@@ -188,7 +188,7 @@ describe("phctl schema", () => {
     const r = await phctl(["schema", "projct"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, defaults, policy, plan, report, api-profile, openapi (did you mean project?)\n",
+      "phctl: no schema projct; expected one of manifest, config, organization, user, team, project, defaults, policy, plan, report, live, api-profile, openapi (did you mean project?)\n",
     );
   });
 });
