@@ -13,7 +13,7 @@ import equal from "fast-deep-equal";
 import { ApiClient } from "../src/api/client.js";
 import { desiredOf } from "../src/engine/scope.js";
 import { exportOrganization, type ExportResult } from "../src/export/index.js";
-import { loadManifestTexts } from "../src/manifest/load.js";
+import { loadManifestTexts } from "../src/pipeline/load.js";
 import { seed } from "../src/server/seed.js";
 import { startServer, TOKENS } from "../test/helpers/server.js";
 import { loadAverage, writeBlock } from "./block.js";

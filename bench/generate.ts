@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadManifestTexts } from "../src/manifest/load.js";
+import { loadManifestTexts } from "../src/pipeline/load.js";
 import type { DesiredState } from "../src/manifest/types.js";
 import type {
   SeedDocument,

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { ApiClient } from "../src/api/client.js";
-import { loadManifests } from "../src/manifest/load.js";
+import { loadManifests } from "../src/pipeline/load.js";
 import { GITLAB_TOKENS, startFakeGitLab } from "../test/helpers/fake-gitlab.js";
 import { populate } from "../test/helpers/populate.js";
 import { startServer, TOKENS } from "../test/helpers/server.js";

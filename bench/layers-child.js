@@ -6,11 +6,16 @@
  * that gave it), and prints {loadMs, traceMs, entries, maxRssKB, ok} as JSON. The library's
  * figure beside `phctl explain`'s, which reads only what can give the object values.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [root, dir, key] = process.argv.slice(2);
-const { loadManifests } = await import(pathToFileURL(join(root, "dist/manifest/load.js")).href);
+// The loading pipeline: dist/pipeline/load.js; a build older than it had it in dist/manifest.
+const loader = ["dist/pipeline/load.js", "dist/manifest/load.js"].find((f) =>
+  existsSync(join(root, f)),
+);
+const { loadManifests } = await import(pathToFileURL(join(root, loader)).href);
 const t = performance.now();
 const result = await loadManifests([dir], { cwd: dir });
 const loadMs = performance.now() - t;

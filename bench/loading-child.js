@@ -1,16 +1,21 @@
 /* global process, performance */
 /**
  * One manifest load in its own process, for bench/loading.ts: `node loading-child.js ROOT DIR`
- * imports ROOT/dist/manifest (a build: this tree's or an older one's), loads DIR and prints
+ * imports ROOT/dist/pipeline and dist/manifest (a build: this tree's or an older one's), loads DIR and prints
  * {ms, maxRssKB, ok, errors, reader} as JSON. `reader` is which reader took the files
  * ("fast", "full", "both") when the build counts it (parse.ts readerCounts), else "?".
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [root, dir] = process.argv.slice(2);
 const url = (f) => pathToFileURL(join(root, "dist/manifest", f)).href;
-const { loadManifests } = await import(url("load.js"));
+// The loading pipeline: dist/pipeline/load.js; a build older than it had it in dist/manifest.
+const pipeline = join(root, "dist/pipeline/load.js");
+const { loadManifests } = await import(
+  existsSync(pipeline) ? pathToFileURL(pipeline).href : url("load.js")
+);
 const parse = await import(url("parse.js"));
 const t = performance.now();
 const result = await loadManifests([dir], { cwd: dir });

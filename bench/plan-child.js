@@ -8,7 +8,7 @@
 //   node bench/plan-child.js MANIFEST_DIR API_URL CONCURRENCY   (token in PHCTL_TOKEN)
 import { ApiClient } from "../dist/api/client.js";
 import { runPlanWithLive } from "../dist/engine/run-plan.js";
-import { loadManifests } from "../dist/manifest/load.js";
+import { loadManifests } from "../dist/pipeline/load.js";
 import { planPoliciesOf } from "../dist/cli/plan-policies.js";
 
 const [dir, apiUrl, concurrency] = process.argv.slice(2);

@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadManifests } from "../src/manifest/load.js";
+import { loadManifests } from "../src/pipeline/load.js";
 
 const FILES = 200;
 const PER_FILE = 5;

@@ -11,7 +11,8 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { FieldChange, Plan, PlanEntry } from "../engine/plan.js";
-import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
+import { type ManifestInput } from "../manifest/load.js";
+import { loadManifestTexts } from "../pipeline/load.js";
 import { credentialIn } from "../secrets.js";
 import { CONFIG_NAMES } from "../manifest/discover.js";
 import type { DesiredState } from "../manifest/types.js";

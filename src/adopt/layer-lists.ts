@@ -13,7 +13,7 @@ import type { LayerSummary } from "../layers/effective.js";
 import { listRule, tombstoneKey } from "../layers/shape.js";
 import type { FieldPath } from "../manifest/positions.js";
 import { REMOVE } from "../manifest/schema/layering.js";
-import type { LoadResult } from "../manifest/types.js";
+import type { LoadResult } from "../pipeline/types.js";
 import type { LayerAdoption } from "./layers.js";
 import { namesAlone, othersText } from "./layers.js";
 import { getIn, type Op } from "./ops.js";

@@ -12,7 +12,7 @@ import type { Blocker } from "../kinds/repository-fields.js";
 import type { LayerSummary } from "../layers/effective.js";
 import { fieldWinner } from "../layers/field-sources.js";
 import type { FieldPath } from "../manifest/positions.js";
-import type { LoadResult } from "../manifest/types.js";
+import type { LoadResult } from "../pipeline/types.js";
 
 /** A changed field whose desired value a layer gave. */
 export interface LayeredChange {

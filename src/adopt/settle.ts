@@ -4,7 +4,8 @@
  * declare an adopted entry as live has it left out, until what is left checks; and the
  * entries whose files are written (adopted) against those of files left out (not adopted).
  */
-import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
+import { type ManifestInput } from "../manifest/load.js";
+import { loadManifestTexts } from "../pipeline/load.js";
 import type { PlanEntry } from "../engine/plan.js";
 import type { DesiredState } from "../manifest/types.js";
 import type { FileText } from "./file-text.js";

@@ -4,7 +4,8 @@
  * from those the plan was made from is left alone: its live values would overwrite edits
  * phctl never planned against.
  */
-import { loadManifestTexts, type ManifestInput } from "../manifest/load.js";
+import { type ManifestInput } from "../manifest/load.js";
+import { loadManifestTexts } from "../pipeline/load.js";
 import type { DesiredState, Source } from "../manifest/types.js";
 
 /** What a state declares, by file: its objects and the sources of its keys there (as JSON). */

@@ -14,7 +14,7 @@
 import { userError } from "../errors.js";
 import { appliedSince } from "../engine/applied-since.js";
 import { declaredTopKeys } from "../engine/scope.js";
-import { loadManifests } from "../manifest/load.js";
+import { loadManifests } from "../pipeline/load.js";
 import type { DesiredState } from "../manifest/types.js";
 import { plural } from "../render/style.js";
 import type { ApplyOutcome } from "../engine/apply-outcome.js";

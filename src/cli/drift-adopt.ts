@@ -19,7 +19,7 @@
 import { adopt, splitByFile, type AdoptEvidence, type NotAdoptable } from "../adopt/index.js";
 import { acquireLock, type Lock } from "../engine/lock.js";
 import { userError } from "../errors.js";
-import { loadManifests } from "../manifest/load.js";
+import { loadManifests } from "../pipeline/load.js";
 import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
 import { journalFileOf, journalOf } from "./run-journal.js";
 import { absentLive } from "../adopt/place-common.js";

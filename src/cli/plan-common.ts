@@ -6,8 +6,9 @@
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import { collapseLayered, formatDiagnostic } from "../manifest/diagnostics.js";
-import { loadManifests } from "../manifest/load.js";
-import type { DesiredState, Diagnostic, LoadResult } from "../manifest/types.js";
+import { loadManifests } from "../pipeline/load.js";
+import type { DesiredState, Diagnostic } from "../manifest/types.js";
+import type { LoadResult } from "../pipeline/types.js";
 import type { ApiClient } from "../api/client.js";
 import type { Plan } from "../engine/plan.js";
 import { ReadContext, type JournalFacts } from "../engine/read-context.js";

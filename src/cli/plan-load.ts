@@ -7,14 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
-import {
-  collectDocuments,
-  readInputs,
-  settleDocuments,
-  type ManifestInput,
-} from "../manifest/load.js";
+import { collectDocuments, readInputs, type ManifestInput } from "../manifest/load.js";
+import { settleDocuments } from "../pipeline/load.js";
 import type { DocHandle } from "../manifest/positions.js";
-import type { Diagnostic, LoadResult } from "../manifest/types.js";
+import type { Diagnostic } from "../manifest/types.js";
+import type { LoadResult } from "../pipeline/types.js";
 
 /** What one manifest file gave: its valid documents and its own diagnostics. */
 interface FileResult {

@@ -4,7 +4,7 @@
  * the declared objects; today (PHCTL_NOW in tests), for exceptions.
  */
 import type { PlanPolicies } from "../engine/policy-check.js";
-import type { LoadResult } from "../manifest/types.js";
+import type { LoadResult } from "../pipeline/types.js";
 import { policyNow } from "../policy/load-pass.js";
 
 export function planPoliciesOf(loaded: LoadResult, now: Date = policyNow()): PlanPolicies {

@@ -11,7 +11,8 @@ import { writeExport } from "../export/write.js";
 import { renderFiles } from "../layers/render.js";
 import { defaultConfigDir } from "../manifest/config-root.js";
 import { collapseLayered, formatDiagnostic, sortDiagnostics } from "../manifest/diagnostics.js";
-import { loadManifestTexts, readInputs } from "../manifest/load.js";
+import { readInputs } from "../manifest/load.js";
+import { loadManifestTexts } from "../pipeline/load.js";
 
 /** `1 file`, `2 files`. */
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

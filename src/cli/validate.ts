@@ -14,7 +14,7 @@ import {
 } from "../manifest/diagnostics.js";
 import { defaultConfigDir } from "../manifest/config-root.js";
 import { apiProfileOf } from "../manifest/settings.js";
-import { loadManifests } from "../manifest/load.js";
+import { loadManifests } from "../pipeline/load.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { formatViolation, summarizeViolations, type Violation } from "../policy/index.js";
 import { escapeHiddenLines } from "../visible.js";

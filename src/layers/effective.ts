@@ -10,9 +10,8 @@
  */
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
-import type { Selector } from "../manifest/schema/selector.js";
 import { schemaDiagnostics } from "../manifest/schema-errors.js";
-import type { Diagnostic, ManifestConfig, Source } from "../manifest/types.js";
+import type { Diagnostic, LayerSummary, ManifestConfig } from "../manifest/types.js";
 import { validateAgainst } from "../manifest/validator.js";
 import { byPrecedence, OWN_PRIORITY, type Contributor, type Layer } from "./contributor.js";
 import { LayeredHandle } from "./handle.js";
@@ -22,20 +21,7 @@ import { checkSelector, selects, type SelectTarget } from "./selector.js";
 import { repositoryEntryKey, usesLayerWords } from "./shape.js";
 import { mayChooseUnread, type UnreadObject } from "./unread.js";
 
-/** What a layer selected, counted (a changed layer's blast radius). */
-export interface LayerSummary {
-  name: string;
-  source: Source;
-  priority: number;
-  select: Selector;
-  description?: string;
-  /** Its values (a change to a layer is a change to them, its selector or its priority). */
-  values: Record<string, unknown>;
-  /** Keys of the objects it selected: projects, users or teams; for a Repository layer, repositories. */
-  selected: string[];
-  /** A Repository layer: the projects of the repositories it selected. */
-  projects?: number;
-}
+export type { LayerSummary };
 
 /** An object with layers under it: what explain, render and plan sources ask about. */
 export interface LayeredObject {

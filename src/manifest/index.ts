@@ -1,5 +1,8 @@
-/** The manifest loader's public surface: load, diagnostics, keys, schemas, state types. */
-export { loadManifests, loadManifestTexts, type LoadOptions, type ManifestInput } from "./load.js";
+/**
+ * The manifest room's public surface: inputs, diagnostics, keys, state types. Loading a whole
+ * config (layers and policies included) is src/pipeline/load.ts.
+ */
+export { type LoadOptions, type ManifestInput } from "./load.js";
 export {
   formatDiagnostic,
   formatSummary,

@@ -1,25 +1,23 @@
 /**
- * The loader: paths → files → YAML documents → schema-checked manifests → cross-reference
- * rules → DesiredState. Problems are returned as diagnostics (all of them, sorted), never
- * thrown; only a path that does not exist is a (typed) user error.
+ * The manifest room's part of loading: paths → files → YAML documents → schema-checked
+ * manifests (`collectDocuments`), and the context the cross-reference rules run in. Layers,
+ * rules, policies and the DesiredState come after, in src/pipeline/load.ts, the one place
+ * above manifest/, layers/ and policy/ that runs them in order. Problems are diagnostics,
+ * never thrown; only a path that does not exist is a (typed) user error.
  */
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import { applyLayers, attributeToLayers } from "../layers/effective.js";
-import { layerFieldSources } from "../layers/field-sources.js";
-import { unreadObjects } from "../layers/unread.js";
 import { checkDocument, type ValidDoc } from "./check.js";
 import { bytePosition, decodeYamlBytes } from "./decode.js";
-import { makeDiagnostic, sortDiagnostics } from "./diagnostics.js";
+import { makeDiagnostic } from "./diagnostics.js";
 import { discover } from "./discover.js";
-import { normalise, repositoryIndex } from "./normalise.js";
+import { repositoryIndex } from "./normalise.js";
 import { parseYamlText, type ParseOptions } from "./parse.js";
-import { policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
-import { runRules, type RuleContext } from "./rules/index.js";
+import type { RuleContext } from "./rules/index.js";
 import type { ConfigDocument } from "./schema/config.js";
 import { schemaDiagnostics } from "./schema-errors.js";
 import { apiProfileOf, normaliseConfig } from "./settings.js";
-import type { Diagnostic, LoadResult, ManifestConfig, Source } from "./types.js";
+import type { Diagnostic, ManifestConfig, Source } from "./types.js";
 import { validateAgainst } from "./validator.js";
 
 export interface LoadOptions extends ParseOptions {
@@ -88,7 +86,7 @@ function loadConfig(
  * Whether a file is the API profile phctl.yaml names (`apiProfile:`, relative to phctl.yaml):
  * it may sit in the config directory (README: profiles/acme-api.yaml) and is no manifest.
  */
-function profileFile(
+export function profileFile(
   config: ManifestConfig,
   cwd = process.cwd(),
 ): ((file: string) => boolean) | undefined {
@@ -156,56 +154,6 @@ export function ruleContext(c: Collected): RuleContext {
   return { docs: c.valid, config: c.config, index: repositoryIndex(c.valid, c.config), users };
 }
 
-/** Load manifests from already-read contents (no file system). */
-export function loadManifestTexts(
-  inputs: readonly ManifestInput[],
-  opts: LoadOptions = {},
-  release = false,
-): LoadResult {
-  const read = collectDocuments(inputs, opts, release);
-  const profile = profileFile(read.config, opts.cwd);
-  const files = inputs.filter((i) => !profile?.(i.file)).map((i) => i.file);
-  return settleDocuments(read, files, { release, policy: opts });
-}
-
-/**
- * Collected documents → the load's result: layers (every object with the Defaults that select
- * it merged in; the rest sees these), cross-reference rules, then the state — unless an error,
- * `extra` (the file system's) included, stops it. `plan --base` settles each side this way too.
- */
-export function settleDocuments(
-  read: Collected,
-  files: readonly string[],
-  o: { release?: boolean; extra?: readonly Diagnostic[]; policy?: PolicyPassOptions } = {},
-): LoadResult {
-  // Objects that did not load: a selector may choose them, so "matches nothing" is not said.
-  const unread = unreadObjects(read.diagnostics);
-  const layers = applyLayers(read.valid, read.config, unread);
-  const collected: Collected = { ...read, valid: layers.docs };
-  // Policies: compile errors are diagnostics; violations stay apart (the plan is still made).
-  const policy = policyPass(collected.valid, collected.config, { ...o.policy, unread });
-  const diagnostics = sortDiagnostics([
-    ...collected.diagnostics,
-    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
-    ...policy.diagnostics,
-    ...(o.extra ?? []),
-  ]);
-  const state = diagnostics.some((d) => d.severity === "error")
-    ? undefined
-    : normalise(collected.valid, collected.config, { release: o.release === true });
-  if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
-  if (state && layers.layers.length > 0) state.layers = layers.layers;
-  return {
-    state,
-    layers,
-    diagnostics,
-    files: [...files].sort(),
-    config: collected.config,
-    policies: policy.policies,
-    violations: policy.violations,
-  };
-}
-
 /**
  * Files under `paths`, read; unreadable files, ignored nested configs and symbolic links
  * not followed (discover) are diagnostics.
@@ -252,23 +200,4 @@ export async function readInputs(
       ),
     );
   return { inputs, diagnostics };
-}
-
-/**
- * Load the manifests under `paths` (files or directories; default `.`). Throws a user error
- * only for a path that does not exist; everything else is a diagnostic.
- */
-export async function loadManifests(
-  paths: readonly string[],
-  opts: LoadOptions = {},
-): Promise<LoadResult> {
-  const { inputs, diagnostics: extra } = await readInputs(paths, opts.cwd ?? process.cwd());
-  const result = loadManifestTexts(inputs, opts, true);
-  if (extra.length === 0) return result;
-  const failed = extra.some((d) => d.severity === "error");
-  return {
-    ...result,
-    state: failed ? undefined : result.state,
-    diagnostics: sortDiagnostics([...result.diagnostics, ...extra]),
-  };
 }

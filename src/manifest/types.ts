@@ -17,8 +17,7 @@ import type {
   UserService,
   Visibility,
 } from "../api/schemas.js";
-import type { LayerSummary, LayersResult } from "../layers/effective.js";
-import type { CompiledPolicy, Violation } from "../policy/types.js";
+import type { Selector } from "./schema/selector.js";
 import type { BundleFrequencies, MailPlans } from "./schema/common.js";
 
 /** Where something is declared: file relative to the current directory (`/`-separated), 1-based line and column. */
@@ -288,18 +287,20 @@ export interface SourceLookup {
   [Symbol.iterator](): Iterator<[string, Source]>;
 }
 
-/** What loadManifests returns: `state` is undefined when any diagnostic is an error. */
-export interface LoadResult {
-  state: DesiredState | undefined;
-  diagnostics: Diagnostic[];
-  /** Files read, relative to the current directory, sorted. */
-  files: string[];
-  /** phctl.yaml's settings, also when the manifests have errors (validate checks apiProfile). */
-  config?: ManifestConfig;
-  /** The Defaults layers and the objects they changed (explain, render, the blast radius). */
-  layers?: LayersResult;
-  /** The compiled `kind: Policy` documents (src/policy/); for change and live rules. */
-  policies?: CompiledPolicy[];
-  /** Object rules that do not hold: apart from diagnostics, so a plan is still made. */
-  violations?: Violation[];
+/**
+ * What a Defaults layer selected, counted (a changed layer's blast radius). Plain data the
+ * state carries (`DesiredState.layers`); src/layers makes it.
+ */
+export interface LayerSummary {
+  name: string;
+  source: Source;
+  priority: number;
+  select: Selector;
+  description?: string;
+  /** Its values (a change to a layer is a change to them, its selector or its priority). */
+  values: Record<string, unknown>;
+  /** Keys of the objects it selected: projects, users or teams; for a Repository layer, repositories. */
+  selected: string[];
+  /** A Repository layer: the projects of the repositories it selected. */
+  projects?: number;
 }

@@ -20,7 +20,7 @@ import { writeAdopted, type WriteOutcome } from "../../src/adopt/write.js";
 import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
 import { runPlan } from "../../src/engine/run-plan.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

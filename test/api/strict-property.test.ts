@@ -17,7 +17,7 @@ import type { OperationId } from "../../src/api/routes.js";
 import { ResponseShapeError } from "../../src/api/shape-error.js";
 import { clientSchema } from "../../src/api/strict.js";
 import { runPlan } from "../../src/engine/run-plan.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

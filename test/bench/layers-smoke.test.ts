@@ -26,8 +26,8 @@ import {
 import { scopedPlanBench, type ScopedPlanResult } from "../../bench/layers-plan.js";
 import { writeExitHook } from "../../bench/serve.js";
 import { desiredOf } from "../../src/engine/scope.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
-import type { LoadResult } from "../../src/manifest/types.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
+import type { LoadResult } from "../../src/pipeline/types.js";
 
 const configs = layeredConfigs(SIZES.S);
 const root = mkdtempSync(join(tmpdir(), "phctl-bench-layers-smoke-"));

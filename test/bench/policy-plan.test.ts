@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { changePolicies, policyPlanBench } from "../../bench/policy-plan-run.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 
 describe("change rules on a no-change plan (bench smoke)", () => {
   it("the generated policies load without a diagnostic: 20 rules in four policies", () => {

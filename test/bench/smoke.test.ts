@@ -45,7 +45,7 @@ import { writeExitHook } from "../../bench/serve.js";
 import { ApiClient } from "../../src/api/client.js";
 import { runPlan, runPlanWithLive } from "../../src/engine/run-plan.js";
 import { kinds } from "../../src/kinds/index.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { seed } from "../../src/server/seed.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

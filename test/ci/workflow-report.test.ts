@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, type TestServer } from "../helpers/server.js";

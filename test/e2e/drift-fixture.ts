@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ApiClient } from "../../src/api/client.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import { populate } from "../helpers/populate.js";
 import type { ServerOptions } from "../../src/server/options.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

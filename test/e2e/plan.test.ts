@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

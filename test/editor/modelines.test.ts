@@ -13,7 +13,7 @@ import { FileText } from "../../src/adopt/file-text.js";
 import type { ExportDocument } from "../../src/export/documents.js";
 import { layout } from "../../src/export/layout.js";
 import { readFast } from "../../src/manifest/fast-read.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 
 const require = createRequire(import.meta.url);
 const LS = "yaml-language-server/out/server/src/languageservice";

@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parseDurationFlag } from "../../src/cli/flags.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { allSchemas, configSchema } from "../../src/manifest/schema/index.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

@@ -25,8 +25,8 @@ import type { Action, Plan, PlanEntry } from "../../src/engine/plan.js";
 import { fingerprint } from "../../src/engine/planner.js";
 import { runPlanWithLive } from "../../src/engine/run-plan.js";
 import type { LiveObject, ResourceKind } from "../../src/kinds/kind.js";
-import { loadManifestTexts } from "../../src/manifest/index.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { runPlan } from "../../src/engine/run-plan.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { seed, type SeedProject, type SeedUser } from "../../src/server/seed.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { planViolations } from "../../src/engine/policy-check.js";
 import type { LiveObject } from "../../src/kinds/kind.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { entry, plan } from "../render/markdown-plans.js";
 
 const NOW = new Date("2026-11-27T00:00:00Z");

@@ -14,7 +14,7 @@ import { runPlanWithLive } from "../../src/engine/run-plan.js";
 import { changeScope, desiredOf, scopeState, topKeyOf } from "../../src/engine/scope.js";
 import { kinds } from "../../src/kinds/index.js";
 import { targetScope } from "../../src/engine/scope-read.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

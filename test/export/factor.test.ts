@@ -12,7 +12,7 @@ import { ApiClient } from "../../src/api/client.js";
 import { desiredOf } from "../../src/engine/scope.js";
 import { runPlan } from "../../src/engine/run-plan.js";
 import { exportOrganization, type ExportResult } from "../../src/export/index.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 import { seed, type SeedDocument } from "../../src/server/seed.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

@@ -12,7 +12,7 @@ import {
   type ExportOptions,
   type ExportResult,
 } from "../../src/export/index.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import type { Diagnostic } from "../../src/manifest/types.js";
 import type { SeedDocument } from "../../src/server/seed.js";
 import { TOKENS, type TestServer } from "../helpers/server.js";

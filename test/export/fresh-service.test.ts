@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { runPlan } from "../../src/engine/run-plan.js";
 import { exportOrganization } from "../../src/export/index.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { seed } from "../../src/server/seed.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";

@@ -10,7 +10,7 @@ import type { Plan, PlanEntry } from "../../src/engine/plan.js";
 import { buildPlan } from "../../src/engine/planner.js";
 import { ReadContext } from "../../src/engine/read-context.js";
 import type { DiffContext, LiveObject, ResourceKind } from "../../src/kinds/kind.js";
-import { loadManifestTexts } from "../../src/manifest/index.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import type { DesiredState } from "../../src/manifest/types.js";
 
 /** The phctl.yaml the tests use unless they say otherwise. */

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiClient } from "../../src/api/client.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { phctl } from "./cli.js";
 import { populate } from "./populate.js";

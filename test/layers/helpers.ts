@@ -1,7 +1,8 @@
 /** Configs for the layers' tests: documents as data, loaded from text like any config. */
 import { stringify } from "yaml";
-import { loadManifestTexts, type ManifestInput } from "../../src/manifest/load.js";
-import type { LoadResult } from "../../src/manifest/types.js";
+import { type ManifestInput } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
+import type { LoadResult } from "../../src/pipeline/types.js";
 
 export type Doc = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  * place an entry of the aliased list at the layer's line.
  */
 import { describe, expect, it } from "vitest";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 
 const N = 20_000;
 

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LoadResult } from "../../src/manifest/types.js";
+import type { LoadResult } from "../../src/pipeline/types.js";
 import { defaults, file, load, project, user, type Doc } from "./helpers.js";
 
 const USERS = ["jdoe", "asmith", "bob", "carol"];

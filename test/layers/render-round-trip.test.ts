@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { runPlan } from "../../src/engine/run-plan.js";
 import { renderFiles } from "../../src/layers/render.js";
-import { loadManifestTexts, type ManifestInput } from "../../src/manifest/load.js";
+import { type ManifestInput } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 import { defaults, file, project, user, type Doc } from "./helpers.js";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/manifest/diagnostics.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "phctl-nested-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/manifest/diagnostics.js";
 import { discover } from "../../src/manifest/discover.js";
-import { loadManifests } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "phctl-discover-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

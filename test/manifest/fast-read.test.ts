@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify, type ToStringOptions } from "yaml";
 import { readFast } from "../../src/manifest/fast-read.js";
 import { comparable } from "../layers/helpers.js";
-import { loadManifestTexts, readInputs } from "../../src/manifest/load.js";
+import { readInputs } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { parseYamlText } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
 import {

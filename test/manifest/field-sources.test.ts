@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { kinds } from "../../src/kinds/index.js";
 import { locateFields, type FieldRequest } from "../../src/manifest/field-sources.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { text } from "./helpers.js";
 
 const MANIFESTS = `apiVersion: phctl/v1

@@ -6,12 +6,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  collectDocuments,
-  loadManifests,
-  readInputs,
-  ruleContext,
-} from "../../src/manifest/load.js";
+import { collectDocuments, readInputs, ruleContext } from "../../src/manifest/load.js";
+import { loadManifests } from "../../src/pipeline/load.js";
 import { RULES } from "../../src/manifest/rules/index.js";
 import { allSchemas } from "../../src/manifest/schema/index.js";
 import { CASES, GOLDEN, render } from "./helpers.js";

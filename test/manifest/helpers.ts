@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { formatDiagnostic, formatSummary, summarize } from "../../src/manifest/diagnostics.js";
 import type { ManifestInput } from "../../src/manifest/load.js";
-import type { DesiredState, LoadResult } from "../../src/manifest/types.js";
+import type { DesiredState } from "../../src/manifest/types.js";
+import type { LoadResult } from "../../src/pipeline/types.js";
 
 /** fast-check runs per property: PHCTL_FC_RUNS, else the file's own default. */
 export const fcRuns = (dflt: number) => Number(process.env.PHCTL_FC_RUNS ?? dflt);

@@ -10,7 +10,7 @@ import { stringify } from "yaml";
 import { locateSteps } from "../../src/manifest/fast-events.js";
 import { MAX_DEPTH, readFast } from "../../src/manifest/fast-read.js";
 import { comparable } from "../layers/helpers.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { parseYamlText, readerCounts } from "../../src/manifest/parse.js";
 import type { FieldPath } from "../../src/manifest/positions.js";
 import { exampleFiles, fcRuns, text, yamlDocuments, yamlTree } from "./helpers.js";

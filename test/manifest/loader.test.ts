@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PhctlError } from "../../src/errors.js";
-import { loadManifests, loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifests, loadManifestTexts } from "../../src/pipeline/load.js";
 import { ConfigDocument } from "../../src/manifest/schema/config.js";
 import { ProjectSpec, MirrorSpec, RepositorySpec } from "../../src/manifest/schema/project.js";
 import { TeamSpec } from "../../src/manifest/schema/team.js";

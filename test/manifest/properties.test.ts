@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { formatDiagnostic } from "../../src/manifest/diagnostics.js";
 import { configDocument, toManifests } from "../../src/manifest/emit.js";
-import { loadManifestTexts, type ManifestInput } from "../../src/manifest/load.js";
-import type { LoadResult } from "../../src/manifest/types.js";
+import { type ManifestInput } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
+import type { LoadResult } from "../../src/pipeline/types.js";
 import {
   exampleFiles,
   fcRuns,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/manifest/diagnostics.js";
-import { loadManifestTexts } from "../../src/manifest/load.js";
+import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { exceptionKeyProblem } from "../../src/policy/exceptions.js";
 import { NOW, policy, project } from "./helpers.js";
 
