@@ -10,6 +10,7 @@ import { evaluateChanges, evaluateLive, targetOfKey } from "../policy/index.js";
 import type { DesiredState, Source } from "../manifest/types.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { Plan, PlanEntry, PolicyViolation, SourceRef } from "./plan.js";
+import { topKeyOf } from "../manifest/keys.js";
 
 /** What a plan is checked against. */
 export interface PlanPolicies {
@@ -20,12 +21,6 @@ export interface PlanPolicies {
   live?: boolean;
   /** Today, for exceptions (the load's). */
   now: Date;
-}
-
-/** The top-level object a key belongs to: `project/x` of `project/x/repo/y`. */
-function topKey(key: string): string {
-  const [kind, name] = key.split("/");
-  return `${kind}/${name}`;
 }
 
 /** Labels and organization of each declared top-level object, for selectors. */
@@ -51,7 +46,7 @@ export function changeInput(
   index: ReturnType<typeof declaredIndex>,
   organization?: string,
 ): ChangeInput {
-  const of = index.get(topKey(e.key));
+  const of = index.get(topKeyOf(e.key));
   const org = of?.organization ?? organization;
   const source = sourceOf(e.source);
   return {
@@ -77,7 +72,7 @@ function liveInputs(
   const out: LiveInput[] = [];
   for (const kind of ["Project", "Repository", "User", "Team"] as const)
     for (const l of live.get(kind) ?? []) {
-      const of = index.get(topKey(l.key));
+      const of = index.get(topKeyOf(l.key));
       const target = targetOfKey(l.key, of?.labels, of?.organization ?? organization);
       if (target?.kind !== kind) continue;
       const source = state.sources.get(l.key);
@@ -132,7 +127,7 @@ export function planViolation(v: Violation, managed?: boolean): PolicyViolation 
 function inScope(plan: Pick<Plan, "scope">): (key: string) => boolean {
   if (!plan.scope) return () => true;
   const scope = new Set(plan.scope);
-  return (key) => scope.has(topKey(key));
+  return (key) => scope.has(topKeyOf(key));
 }
 
 /**

@@ -20,14 +20,9 @@ import equal from "fast-deep-equal";
 import { kinds as allKinds } from "../kinds/index.js";
 import type { DesiredObject, ResourceKind } from "../kinds/kind.js";
 import type { DesiredState, ManifestConfig } from "../manifest/types.js";
+import { topKeyOf } from "../manifest/keys.js";
 
-/** The top-level object a key belongs to (`project/p/repo/r` → `project/p`). */
-export function topKeyOf(key: string): string {
-  const first = key.indexOf("/");
-  if (first < 0) return key;
-  const second = key.indexOf("/", first + 1);
-  return second < 0 ? key : key.slice(0, second);
-}
+export { topKeyOf } from "../manifest/keys.js";
 
 /** Declared objects by kind name. */
 export type DesiredByKind = ReadonlyMap<string, DesiredObject[]>;

@@ -35,3 +35,11 @@ export const accessUserKey = (slug: string, level: AccessLevel, username: string
   flat("project/", slug, "/access/", level, "/user/", username);
 export const accessTeamKey = (slug: string, level: AccessLevel, path: string) =>
   flat("project/", slug, "/access/", level, "/team/", path);
+
+/** The top-level object a key belongs to (`project/p/repo/r` → `project/p`). */
+export function topKeyOf(key: string): string {
+  const first = key.indexOf("/");
+  if (first < 0) return key;
+  const second = key.indexOf("/", first + 1);
+  return second < 0 ? key : key.slice(0, second);
+}

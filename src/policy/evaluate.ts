@@ -14,6 +14,7 @@ import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
 import { largestList, type CostSizes } from "./cost.js";
+import { topKeyOf } from "../manifest/keys.js";
 import { exceptionFor, unmatchedExceptions } from "./exceptions.js";
 import { runRule } from "./run.js";
 import { dynView } from "./shape.js";
@@ -31,9 +32,6 @@ export interface PolicyEvaluation {
    */
   selected?: Map<string, string[]>;
 }
-
-/** The top-level object of a key (`project/p/repo/r` → `project/p`). */
-const topOf = (key: string) => key.split("/", 2).join("/");
 
 export interface EvaluateOptions {
   /** phctl.yaml's organization: that of objects that name none. */
@@ -136,7 +134,7 @@ export function evaluateObjects(
     for (const t of targets[policy.select.kind]) {
       if (!selects(policy.select, t.target)) continue;
       matched++;
-      selected.add(topOf(t.key));
+      selected.add(topKeyOf(t.key));
       keys?.push(t.key);
       if (policy.scope !== "object") continue;
       const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
