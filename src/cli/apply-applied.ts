@@ -13,6 +13,7 @@
  */
 import { userError } from "../errors.js";
 import { appliedSince } from "../engine/applied-since.js";
+import type { ChangeSide } from "../engine/change-touch.js";
 import { declaredTopKeys } from "../engine/scope.js";
 import { loadManifests } from "../pipeline/load.js";
 import type { DesiredState } from "../manifest/types.js";
@@ -61,6 +62,8 @@ export async function checkAppliedSince(x: {
   dir: string;
   paths: readonly string[];
   state: DesiredState;
+  /** The merged config as a side of the change since the applied commit. */
+  side: ChangeSide;
   reviewed: ReviewedPlan;
   journalFile: string;
   apiUrl: string;
@@ -73,7 +76,7 @@ export async function checkAppliedSince(x: {
     );
     return false;
   }
-  const since = appliedSince(loaded.state, x.state, x.reviewed.plan);
+  const since = appliedSince({ ...loaded, state: loaded.state }, x.side, x.reviewed.plan);
   if (since.unreviewed.length === 0) return true;
   const record = readAppliedRecord(appliedRecordFileOf(x.journalFile), x.apiUrl);
   const at = record ? ` (${record.commit.slice(0, 12)})` : "";

@@ -213,7 +213,7 @@ async function applyWith(
   if (reviewed) result.planHash = reviewed.digest;
   const manifests = saved ? saved.paths : paths.length > 0 ? paths : ["."];
   if (saved?.note) process.stderr.write(`phctl: ${saved.note}\n`);
-  const { state, diagnostics, files, policies } = await loadOrFail(manifests);
+  const { state, diagnostics, files, policies, side } = await loadOrFail(manifests);
   saved?.checkManifests(manifests, files, state);
 
   const json = global.json === true || process.env.CI === "true";
@@ -258,6 +258,7 @@ async function applyWith(
           dir: o.applied,
           paths: manifests,
           state,
+          side,
           reviewed,
           journalFile,
           apiUrl,

@@ -11,8 +11,9 @@
  * merged, never applied — to the scope, and splits what was already there into "merged but
  * not applied" and drift made live. Without it, the plan says that it cannot know.
  *
- * A changed Defaults document touches every object its old or new selector matches: those are
- * planned (and read), and the plan lists the document with their count (`plan.layers`).
+ * What a change touches comes from src/engine/change-touch.ts: its objects, and every object a
+ * changed Defaults or Policy document selects — those are planned (and read), and the plan
+ * lists the documents with their counts (`plan.layers`, `plan.policyChanges`).
  */
 import type { Command } from "commander";
 import equal from "fast-deep-equal";
@@ -20,10 +21,9 @@ import { userError } from "../errors.js";
 import { splitByBase } from "../engine/base-split.js";
 import { ReadContext } from "../engine/read-context.js";
 import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
-import { changeScope, type ChangeScope } from "../engine/scope.js";
-import { changedLayers } from "../engine/layer-impact.js";
-import { changedPolicies } from "../engine/policy-impact.js";
-import type { AppliedInfo, LayerImpact, PolicyImpact } from "../engine/plan.js";
+import type { ChangeScope } from "../engine/scope.js";
+import { changeTouches } from "../engine/change-touch.js";
+import type { AppliedInfo } from "../engine/plan.js";
 import { formatDiagnostic } from "../manifest/diagnostics.js";
 import type { DesiredState } from "../manifest/types.js";
 import type { LoadResult } from "../pipeline/types.js";
@@ -99,38 +99,6 @@ function scopeFor(
   return [...mine, ...earlier].sort();
 }
 
-/**
- * A change's scope with what its Defaults documents touch: a document added, removed or
- * altered changes exactly the objects its old or new selector matches (src/engine/layer-impact.ts).
- */
-function withLayers(
-  scope: ChangeScope,
-  before: LoadResult | undefined,
-  after: LoadResult,
-): { scope: ChangeScope; layers: LayerImpact[] } {
-  const touched = changedLayers(before?.layers?.layers ?? [], after.layers?.layers ?? []);
-  if (touched.layers.length === 0 || scope.settings.length > 0)
-    return { scope, layers: touched.layers };
-  const keys = [...new Set([...scope.keys, ...touched.keys])].sort();
-  return { scope: { ...scope, keys }, layers: touched.layers };
-}
-
-/**
- * A change's scope with what its Policy documents touch: a policy added, removed or altered
- * judges the objects its old or new selector chooses (src/engine/policy-impact.ts).
- */
-function withPolicies(
-  scope: ChangeScope,
-  before: LoadResult | undefined,
-  after: LoadResult,
-): { scope: ChangeScope; policies: PolicyImpact[] } {
-  const touched = changedPolicies(before?.policies ?? [], after.policies ?? []);
-  if (touched.keys.length === 0 || scope.settings.length > 0)
-    return { scope, policies: touched.policies };
-  const keys = [...new Set([...scope.keys, ...touched.keys])].sort();
-  return { scope: { ...scope, keys }, policies: touched.policies };
-}
-
 /** The applied config, or why it cannot be used (said on stderr; the plan says it too). */
 function appliedState(loaded: LoadResult | undefined, dir: string | undefined) {
   if (loaded === undefined || dir === undefined) return { info: { known: false, note: UNKNOWN } };
@@ -159,12 +127,13 @@ export async function makeBasePlan(
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const applied = appliedState(loaded.applied, o.applied);
   if (applied.info && o.applied !== undefined) note(applied.info.note);
+  // What this change touches, and what was merged before it and never applied.
+  const baseSide = { ...loaded.base, state: baseState };
+  const found = changeTouches(baseSide, { ...loaded.head, state });
   const stranded = applied.state
-    ? withLayers(changeScope(applied.state, baseState), loaded.applied, loaded.base).scope
+    ? changeTouches({ ...loaded.applied, state: applied.state }, baseSide)
     : undefined;
-  const layered = withLayers(changeScope(baseState, state), loaded.base, loaded.head);
-  const found = { ...layered, ...withPolicies(layered.scope, loaded.base, loaded.head) };
-  const scope = scopeFor(o, found.scope, stranded, note);
+  const scope = scopeFor(o, found, stranded, note);
 
   const { connection, apiUrl, facts } = await openService(state, cmd);
   try {

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { userError } from "../errors.js";
 import { collapseLayered, formatDiagnostic } from "../manifest/diagnostics.js";
+import type { ChangeSide } from "../engine/change-touch.js";
 import { loadManifests } from "../pipeline/load.js";
 import type { DesiredState, Diagnostic } from "../manifest/types.js";
 import type { LoadResult } from "../pipeline/types.js";
@@ -47,6 +48,8 @@ export interface Loaded {
   files: string[];
   /** The organization's policies and the object rules' violations (for the plan). */
   policies: PlanPolicies;
+  /** The config as one side of a change (src/engine/change-touch.ts). */
+  side: ChangeSide;
 }
 
 /** Load and validate; print every diagnostic to stderr; refuse on errors. */
@@ -67,7 +70,8 @@ export function checkLoaded(loaded: LoadResult, paths: readonly string[]): Loade
       `${errors} error${errors === 1 ? "" : "s"} in the manifests; nothing was planned`,
     );
   }
-  return { state, diagnostics, files, policies: planPoliciesOf(loaded) };
+  const side = { state, layers: loaded.layers, policies: loaded.policies };
+  return { state, diagnostics, files, policies: planPoliciesOf(loaded), side };
 }
 
 export interface PlanRun {

@@ -1,13 +1,12 @@
 /**
  * The apply after merge and what was merged before it: the top-level objects whose
  * declaration changed between the last commit an apply carried out and the merged commit
- * (`changeScope`, as `plan --base` finds what a change touches), and which of them the plan
+ * (`changeTouches`, as `plan --base` finds what a change touches), and which of them the plan
  * reviewed on the pull request did not plan. Those were never reviewed: applying the merged
  * commit and recording it as applied would leave them behind unseen. Pure.
  */
-import type { DesiredState } from "../manifest/types.js";
+import { changeTouches, type ChangeSide } from "./change-touch.js";
 import type { Plan } from "./plan.js";
-import { changeScope } from "./scope.js";
 
 /** What the merged commit holds since the last applied commit. */
 export interface AppliedSince {
@@ -24,11 +23,12 @@ const unscoped = (p: Pick<Plan, "scope" | "targets">) =>
   p.scope === undefined && (p.targets ?? []).length === 0;
 
 export function appliedSince(
-  applied: DesiredState,
-  merged: DesiredState,
+  applied: ChangeSide,
+  merged: ChangeSide,
   reviewed: Pick<Plan, "scope" | "targets">,
 ): AppliedSince {
-  const found = changeScope(applied, merged);
+  const { keys, settings } = changeTouches(applied, merged);
+  const found = { keys, settings };
   if (unscoped(reviewed)) return { ...found, unreviewed: [] };
   if (found.settings.length > 0)
     return { ...found, unreviewed: found.settings.map((s) => `phctl.yaml ${s}`) };
