@@ -3,18 +3,18 @@ import { escapeHiddenLines } from "../visible.js";
 import type { Violation } from "./types.js";
 
 /**
- * Violations that count: denied (exit 1), warnings; those an exception waives; and under
- * `ratchet`, the debt (existing violations) and, where nothing was judged (validate has no
- * live state and no base), the unjudged ones that plan judges.
+ * Violations that count: denied (exit 1), warnings; those an exception waives; and, only when
+ * a ratchet rule has any, the debt (existing violations) and, where nothing was judged
+ * (validate has no live state and no base), the unjudged ones that plan judges.
  */
 export interface ViolationSummary {
   denied: number;
   warnings: number;
   excepted: number;
   /** Ratchet violations already there: reported, never blocking. */
-  debt: number;
+  debt?: number;
   /** Ratchet violations not judged (validate): plan, apply and drift judge them. */
-  ratchet: number;
+  ratchet?: number;
 }
 
 export function summarizeViolations(vs: readonly Violation[]): ViolationSummary {
@@ -27,7 +27,8 @@ export function summarizeViolations(vs: readonly Violation[]): ViolationSummary 
     else if (v.ratchet === "existing") s.debt++;
     else s.denied++;
   }
-  return s;
+  const { debt, ratchet, ...counts } = s;
+  return { ...counts, ...(debt > 0 ? { debt } : {}), ...(ratchet > 0 ? { ratchet } : {}) };
 }
 
 /** The verdict word of one violation, as validate prints it. */
