@@ -157,7 +157,10 @@ export async function makeBasePlan(
         ...common,
         state,
         diagnostics,
-        policies,
+        // Ratchet rules are judged against the base config: what was there before the change.
+        policies: policies.docs
+          ? { ...policies, baseDocs: loaded.base.layers?.docs ?? [] }
+          : policies,
         ...(o.targets.length > 0 ? { targets: o.targets } : scope ? { scope } : {}),
       });
       // The base is planned alongside, unless its scope waits on the targets'.

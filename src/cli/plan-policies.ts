@@ -1,12 +1,21 @@
 /**
  * The policies a load found, as the plan is checked against them: the compiled policies
  * (change and live rules) and the object rules' violations the load already evaluated on
- * the declared objects; today (PHCTL_NOW in tests), for exceptions.
+ * the declared objects; today (PHCTL_NOW in tests), for exceptions; the effective documents,
+ * which ratchet rules are judged on as live has them (src/engine/policy-ratchet.ts).
  */
 import type { PlanPolicies } from "../engine/policy-check.js";
 import type { LoadResult } from "../pipeline/types.js";
 import { policyNow } from "../policy/load-pass.js";
+import { hasRatchet } from "../policy/ratchet.js";
 
 export function planPoliciesOf(loaded: LoadResult, now: Date = policyNow()): PlanPolicies {
-  return { policies: loaded.policies ?? [], objects: loaded.violations ?? [], now };
+  const policies = loaded.policies ?? [];
+  const ratchet = hasRatchet(policies);
+  return {
+    policies,
+    objects: loaded.violations ?? [],
+    now,
+    ...(ratchet && loaded.layers ? { docs: loaded.layers.docs } : {}),
+  };
 }

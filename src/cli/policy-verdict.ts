@@ -6,14 +6,13 @@
  */
 import { PhctlError } from "../errors.js";
 import { policyCounts, type Plan } from "../engine/plan.js";
-import { sortViolations } from "../render/policy-words.js";
+import { sortViolations, verdictOf } from "../render/policy-words.js";
 import { plural } from "../render/style.js";
 
 /** "policy two-admins, rule at-least-two on project/tf-a" for the first denials. */
 function firstDenials(plan: Plan, n = 3): string {
-  const denied = sortViolations(plan.violations).filter(
-    (v) => v.enforcement === "deny" && !v.exception,
-  );
+  // Ratchet rules' debt (violations already there) never denies.
+  const denied = sortViolations(plan.violations).filter((v) => verdictOf(v) === "deny");
   const named = denied.slice(0, n).map((v) => `${v.policy}/${v.rule} on ${v.key}`);
   return `${named.join(", ")}${denied.length > n ? ", …" : ""}`;
 }

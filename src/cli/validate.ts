@@ -117,7 +117,7 @@ Policies (kind: Policy) are checked too: a denied object exits 1, a warning only
         for (const v of violations) process.stdout.write(`${vline(v)}\n`);
         const counts =
           violations.length > 0
-            ? `; policy: ${policy.denied} denied, ${plural(policy.warnings, "warning")}${policy.excepted > 0 ? `, ${policy.excepted} excepted` : ""}`
+            ? `; policy: ${policy.denied} denied, ${plural(policy.warnings, "warning")}${policy.excepted > 0 ? `, ${policy.excepted} excepted` : ""}${policy.ratchet ? `, ${policy.ratchet} under ratchet (plan judges them against live state)` : ""}`
             : "";
         process.stdout.write(`${formatSummary(summary)}${counts}\n`);
       }

@@ -8,6 +8,7 @@
  *   phctl_drift_differences{key}                  all differences (0 in sync)
  *   phctl_drift_in_sync{key}                      1 in sync, 0 drift (absent after an error)
  *   phctl_drift_policy_violations{key,enforcement} policy violations found (deny, warn)
+ *   phctl_policy_debt{key,policy}                 a ratchet policy's violations already there
  *   phctl_drift_last_run_success{key}             1 the check ran, 0 it failed (exit 1)
  *   phctl_drift_last_run_timestamp_seconds{key}   when the run read live state (Unix time)
  *   phctl_drift_api_calls{key}                    calls to the service's API
@@ -72,6 +73,17 @@ export function renderMetrics(m: DriftMetrics): string {
         [{ ...key, enforcement: "warn" }, c.policy.warn],
       ],
     );
+    // Only with debt: a policy with none has no series (ratchet policies are few and temporary).
+    const debts = Object.keys(c.policy.debt).sort();
+    if (debts.length > 0)
+      family(
+        "phctl_policy_debt",
+        "Violations of a ratchet policy already there (not blocking): to fix before it moves to deny.",
+        debts.map((policy): [Record<string, string>, number] => [
+          { ...key, policy },
+          c.policy.debt[policy] ?? 0,
+        ]),
+      );
   }
   family("phctl_drift_last_run_success", "1 when the last drift check ran, 0 when it failed.", [
     [key, c ? 1 : 0],

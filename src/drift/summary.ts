@@ -6,6 +6,7 @@
  */
 import { ACTIONS, policyCounts, type Action, type Plan } from "../engine/plan.js";
 import { DEFAULT_KEY } from "./options.js";
+import { debtByPolicy } from "../render/policy-words.js";
 
 export interface DriftCounts {
   total: number;
@@ -15,7 +16,7 @@ export interface DriftCounts {
   /** Live objects no manifest declares (never touched, not drift). */
   unmanaged: number;
   /** Violations of the organization's policies, by enforcement (not drift either; excepted ones not counted). */
-  policy: { deny: number; warn: number };
+  policy: { deny: number; warn: number; debt: Record<string, number> };
 }
 
 export function countsOf(
@@ -29,12 +30,14 @@ export function countsOf(
     k[e.action] = (k[e.action] ?? 0) + 1;
   }
   const { deny, warn } = policyCounts(plan.violations ?? []);
+  // The ratchet's debt by policy: violations already there (phctl_policy_debt).
+  const debt = Object.fromEntries(debtByPolicy(plan.violations ?? []));
   return {
     total: plan.entries.length,
     byAction,
     byKind,
     unmanaged: plan.unmanaged.length,
-    policy: { deny, warn },
+    policy: { deny, warn, debt },
   };
 }
 

@@ -172,8 +172,12 @@ export const Summary = Type.Object(
 );
 export type Summary = Static<typeof Summary>;
 
-export const ENFORCEMENTS = ["deny", "warn"] as const;
-/** What a broken rule does: `deny` stops plan (exit 1) and apply; `warn` is only shown. */
+export const ENFORCEMENTS = ["deny", "ratchet", "warn"] as const;
+/**
+ * What a broken rule does: `deny` stops plan (exit 1) and apply; `warn` is only shown;
+ * `ratchet` stops them only when the violation is new or worse (`ratchet` says which), the
+ * ones already there being debt.
+ */
 export type Enforcement = (typeof ENFORCEMENTS)[number];
 
 /** Who granted an exception, why, and until when (a policy's `exceptions`). */
@@ -218,6 +222,15 @@ export const PolicyViolation = Type.Object(
       }),
     ),
     message: Type.String(),
+    ratchet: Type.Optional(
+      StringEnum(["new", "worsened", "existing"] as const, {
+        description:
+          "enforcement ratchet: new and worsened deny; existing is debt (the same violation was there: live for a full plan, the base config for plan --base) and never blocks",
+      }),
+    ),
+    was: Type.Optional(
+      Type.String({ description: "a worsened ratchet violation: the message it had before" }),
+    ),
     evaluationError: Type.Optional(
       Type.String({
         description: "the rule could not be evaluated on the object (fail closed: a violation)",
@@ -363,14 +376,27 @@ export const Plan = Type.Object(
 );
 export type Plan = Static<typeof Plan>;
 
-/** Deny and warn counts of a plan's violations; those an exception covers count apart. */
+/**
+ * Deny and warn counts of a plan's violations; those an exception covers count apart, and so
+ * does the debt (ratchet violations already there). A ratchet violation not judged denies.
+ */
 export function policyCounts(vs: readonly PolicyViolation[]): {
   deny: number;
   warn: number;
   excepted: number;
+  debt: number;
 } {
-  const c = { deny: 0, warn: 0, excepted: 0 };
-  for (const v of vs) c[v.exception ? "excepted" : v.enforcement]++;
+  const c = { deny: 0, warn: 0, excepted: 0, debt: 0 };
+  for (const v of vs)
+    c[
+      v.exception
+        ? "excepted"
+        : v.enforcement !== "ratchet"
+          ? v.enforcement
+          : v.ratchet === "existing"
+            ? "debt"
+            : "deny"
+    ]++;
   return c;
 }
 

@@ -3,7 +3,8 @@
  * by the load, on the declared objects; a scoped plan keeps those of its scope), change rules
  * on every plan entry — deletes, tickets and blocked entries too — and, for `drift`, live
  * rules on every live object of the four selectable kinds, managed or not. The result is the
- * plan's `violations`, plain data for the renderers. Pure, given the clock.
+ * plan's `violations`, plain data for the renderers; violations of `ratchet` rules are judged
+ * new, worsened or existing (policy-ratchet.ts). Pure, given the clock.
  */
 import type { CompiledPolicy, ChangeInput, LiveInput, Violation } from "../policy/index.js";
 import { evaluateChanges, evaluateLive, targetOfKey } from "../policy/index.js";
@@ -11,6 +12,8 @@ import type { DesiredState, Source } from "../manifest/types.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { Plan, PlanEntry, PolicyViolation, SourceRef } from "./plan.js";
 import { topKeyOf } from "../manifest/keys.js";
+import type { ValidDoc } from "../manifest/check.js";
+import { judgeRatchet } from "./policy-ratchet.js";
 
 /** What a plan is checked against. */
 export interface PlanPolicies {
@@ -21,6 +24,10 @@ export interface PlanPolicies {
   live?: boolean;
   /** Today, for exceptions (the load's). */
   now: Date;
+  /** The config's effective documents: a full plan judges ratchet rules on them as live has them. */
+  docs?: readonly ValidDoc[];
+  /** `plan --base`: the base config's effective documents, what ratchet rules are judged against. */
+  baseDocs?: readonly ValidDoc[];
 }
 
 /** Labels and organization of each declared top-level object, for selectors. */
@@ -105,6 +112,8 @@ export function planViolation(v: Violation, managed?: boolean): PolicyViolation 
     source: v.source ? src(v.source) : null,
     ruleSource: src(v.ruleSource),
     message: v.message,
+    ...(v.ratchet !== undefined ? { ratchet: v.ratchet } : {}),
+    ...(v.was !== undefined ? { was: v.was } : {}),
     ...(v.evaluationError !== undefined ? { evaluationError: v.evaluationError } : {}),
     ...(x && x.status !== "expired"
       ? {
@@ -156,5 +165,14 @@ export function planViolations(
     const found = evaluateLive(p.policies, objects, p.now);
     out.push(...found.violations.map((v) => planViolation(v, managed.has(v.key))));
   }
+  // Ratchet rules: new and worse ones deny, those already there are debt.
+  judgeRatchet(out, {
+    policies: p.policies,
+    docs: p.docs ?? [],
+    baseDocs: p.baseDocs,
+    entries: plan.entries,
+    organization: org ?? state.config.organization,
+    now: p.now,
+  });
   return out;
 }

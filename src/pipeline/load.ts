@@ -22,6 +22,7 @@ import { sortDiagnostics } from "../manifest/diagnostics.js";
 import { normalise } from "../manifest/normalise.js";
 import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic } from "../manifest/types.js";
+import { hasRatchet } from "../policy/ratchet.js";
 import { policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
 import type { LoadResult } from "./types.js";
 
@@ -64,7 +65,10 @@ export function settleDocuments(
   ]);
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
-    : normalise(collected.valid, collected.config, { release: o.release === true });
+    : normalise(collected.valid, collected.config, {
+        // Ratchet rules are judged on the documents at plan time: those are kept.
+        release: o.release === true && !hasRatchet(policy.policies),
+      });
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   if (state && layers.layers.length > 0) state.layers = layers.layers;
   return {

@@ -16,6 +16,7 @@ export {
 export { COST_LIMIT } from "./cost.js";
 export { EXPIRY_WARNING_DAYS } from "./exceptions.js";
 export { formatViolation, summarizeViolations, type ViolationSummary } from "./summary.js";
+export { blocks, hasRatchet, RatchetBaseline, type RatchetSubject } from "./ratchet.js";
 export type {
   ChangeInput,
   CompiledPolicy,

@@ -57,9 +57,11 @@ const at = (s: Source) => `${s.file}:${s.line}:${s.column}`;
 function outcome(vs: readonly Violation[], policy: string, rule: string) {
   const mine = vs.filter((v) => v.policy === policy && v.rule === rule && !v.exception);
   if (mine.length === 0) return { got: "allow", why: "" };
-  const deny = mine.find((v) => v.enforcement === "deny");
+  // A case has nothing before it: under ratchet its violation is new, and denies.
+  const got = (x: Violation) => (x.enforcement === "ratchet" ? "deny" : x.enforcement);
+  const deny = mine.find((x) => got(x) === "deny");
   const v = deny ?? mine[0];
-  return { got: v.enforcement, why: ` (${v.key}: ${v.message})` };
+  return { got: got(v), why: ` (${v.key}: ${v.message})` };
 }
 
 /** Resolve `rule` or `policy/rule` among the compiled policies: the policies that have it. */

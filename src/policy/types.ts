@@ -89,7 +89,21 @@ export interface Violation {
   evaluationError?: string;
   /** The exception that waives this violation (active or expiring). */
   exception?: PolicyExceptionInfo;
+  /**
+   * Under `ratchet`, once judged against the state the change starts from (ratchet.ts): new
+   * and worsened ones deny, existing ones are debt. Absent: not judged (validate).
+   */
+  ratchet?: RatchetStatus;
+  /** A worsened violation: what the rule said of the object before. */
+  was?: string;
 }
+
+/**
+ * A ratchet violation against the baseline (the live object for a full plan, the base config
+ * for `plan --base`): `new` — the object did not break the rule; `worsened` — it did, with
+ * another message; `existing` — the very same violation was there (debt).
+ */
+export type RatchetStatus = "new" | "worsened" | "existing";
 
 /** What a change rule sees of one plan entry (src/engine/plan.ts PlanEntry, or a test case). */
 export interface ChangeInput {

@@ -8,9 +8,11 @@ import type { Plan, PolicyExceptionRef, PolicyImpact, PolicyViolation } from "..
 import { codeSpan, keySpan, mdText, shorten } from "./markdown-escape.js";
 import { EMPTY_PART, listPart, message, moreTail, type Part } from "./markdown-lists.js";
 import {
+  debtWords,
   exceptionChangeWords,
   exceptionNote,
   policyCountWords,
+  ratchetNote,
   sortViolations,
   subjectNote,
   verdictOf,
@@ -26,7 +28,8 @@ function violationItem(v: PolicyViolation, artifact: string) {
   const src = formatSource(v.source);
   const note = subjectNote(v);
   const exception = exceptionNote(v);
-  const mark = { deny: "**deny**", warn: "warn", excepted: "excepted" }[verdictOf(v)];
+  const ratchet = ratchetNote(v);
+  const mark = { deny: "**deny**", warn: "warn", excepted: "excepted", debt: "debt" }[verdictOf(v)];
   const rule = `${codeSpan(shorten(v.policy, 80))}/${codeSpan(shorten(v.rule, 80))}`;
   return {
     text: [
@@ -34,17 +37,24 @@ function violationItem(v: PolicyViolation, artifact: string) {
       ` — ${rule}: ${message(v.message, 400, artifact)}`,
       src ? ` · ${codeSpan(src)}` : "",
       exception ? ` · ${mdText(exception)}` : "",
+      ratchet ? ` · ${mdText(shorten(ratchet, 400))}` : "",
     ].join(""),
     name: keySpan(v.key),
   };
 }
 
-/** `#### Policy violations — 1 denied, 2 warnings` and one line per violation. */
+/**
+ * `#### Policy violations — 1 denied, 2 warnings` and one line per violation; the ratchet's
+ * debt (violations already there) as one line of counts by policy, above the list.
+ */
 export function policyPart(plan: Plan, artifact: string): Part {
   if (plan.violations.length === 0) return EMPTY_PART;
-  const items = sortViolations(plan.violations).map((v) => violationItem(v, artifact));
+  const items = sortViolations(plan.violations)
+    .filter((v) => verdictOf(v) !== "debt")
+    .map((v) => violationItem(v, artifact));
+  const debt = debtWords(plan.violations);
   return listPart(
-    `#### Policy violations — ${policyCountWords(plan.violations)}\n\n`,
+    `#### Policy violations — ${policyCountWords(plan.violations)}\n\n${debt ? `${mdText(debt)}\n\n` : ""}`,
     items,
     "\n",
     moreTail(artifact, "- "),

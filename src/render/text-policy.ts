@@ -1,12 +1,15 @@
 /**
  * The policy verdict in the terminal (plan, apply, drift): every violation — denials first —
  * with its key, where it is declared, the policy and rule, and the message, under a
- * heading that counts them; shown after the plan's summary. Pure.
+ * heading that counts them, then the ratchet's debt counted; shown after the plan's summary.
+ * Pure.
  */
 import type { Plan, PolicyViolation } from "../engine/plan.js";
 import {
+  debtWords,
   exceptionNote,
   policyCountWords,
+  ratchetNote,
   ruleName,
   sortViolations,
   subjectNote,
@@ -34,14 +37,20 @@ function violationLines(v: PolicyViolation, style: Style, width: number | undefi
     ...(src ? [seg(`  ${src}`, style.dim)] : []),
   ];
   const exception = exceptionNote(v);
+  const ratchet = ratchetNote(v);
   return [
     ...wrap(head, { width, lead: "  ", hang: 6 }),
     ...wrapText(`${ruleName(v)}: ${v.message}`, { width, lead: "        ", hang: 0 }),
     ...(exception ? wrapText(exception, { width, lead: "        ", paint: style.dim }) : []),
+    ...(ratchet ? wrapText(ratchet, { width, lead: "        ", paint: style.dim }) : []),
   ];
 }
 
-/** The violations block (empty when the plan breaks no rule), a blank line after it. */
+/**
+ * The violations block (empty when the plan breaks no rule), a blank line after it. The debt
+ * (ratchet violations already there) is one line of counts by policy, not a list: the JSON
+ * plan has each.
+ */
 export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): string[] {
   if (plan.violations.length === 0) return [];
   const out = wrapText(`Policy violations (${policyCountWords(plan.violations)}):`, {
@@ -50,7 +59,10 @@ export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): s
     paint: plan.violations.some((v) => verdictOf(v) === "deny") ? style.red : style.yellow,
   });
   out.push("");
-  for (const v of sortViolations(plan.violations)) out.push(...violationLines(v, style, width));
+  for (const v of sortViolations(plan.violations))
+    if (verdictOf(v) !== "debt") out.push(...violationLines(v, style, width));
+  const debt = debtWords(plan.violations);
+  if (debt) out.push(...wrapText(debt, { width, lead: "  ", hang: 2, paint: style.dim }));
   out.push("");
   return out;
 }

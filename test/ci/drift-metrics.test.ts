@@ -92,6 +92,32 @@ describe("the metrics file", () => {
     expect(value(none, "phctl_drift_policy_violations", { enforcement: "warn" })).toBe("0");
   });
 
+  it("phctl_policy_debt counts each ratchet policy's violations already there; none without debt", () => {
+    const violation = {
+      rule: "r",
+      scope: "object",
+      kind: "Project",
+      source: null,
+      message: "m",
+      enforcement: "ratchet",
+    } as const;
+    const plan: Plan = {
+      ...samplePlan(),
+      violations: [
+        { ...violation, policy: "titles", key: "project/a", ratchet: "existing" },
+        { ...violation, policy: "titles", key: "project/b", ratchet: "existing" },
+        { ...violation, policy: "licensed", key: "project/a", ratchet: "existing" },
+        { ...violation, policy: "titles", key: "project/c", ratchet: "new" },
+      ],
+    };
+    const fams = parse(renderMetrics({ key: "k", time, durationMs: 10, counts: countsOf(plan) }));
+    expect(value(fams, "phctl_policy_debt", { policy: "titles" })).toBe("2");
+    expect(value(fams, "phctl_policy_debt", { policy: "licensed" })).toBe("1");
+    // The new one denies: counted as a denial, not as debt.
+    expect(value(fams, "phctl_drift_policy_violations", { enforcement: "deny" })).toBe("1");
+    expect(parse(drifted).find((f) => f.name === "phctl_policy_debt")).toBeUndefined();
+  });
+
   it("a failed check: success 0 and the time, no in-sync (unknown)", () => {
     const fams = parse(renderMetrics({ key: "k", time, durationMs: 10 }));
     expect(fams.map((f) => f.name)).toEqual([

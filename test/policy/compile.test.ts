@@ -57,7 +57,7 @@ describe("compilePolicies", () => {
     ]);
   });
 
-  it("rejects an enforcement other than deny/warn, and exceptions without reason or expires", () => {
+  it("rejects an enforcement other than deny/ratchet/warn, and exceptions without reason or expires", () => {
     const r = load({
       "p.yaml": policy(
         "bad",
@@ -65,7 +65,7 @@ describe("compilePolicies", () => {
       ),
     });
     expect(r.schema.map((d) => `${d.line}:${d.message}`)).toEqual([
-      "6:spec.enforcement must be one of deny, warn",
+      "6:spec.enforcement must be one of deny, ratchet, warn",
       expect.stringMatching(/^9:.*reason/),
       expect.stringMatching(/^10:.*expires/),
     ]);

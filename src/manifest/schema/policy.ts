@@ -12,8 +12,12 @@ import { SelectorSchema } from "./selector.js";
 export const POLICY_SCOPES = ["object", "change", "live"] as const;
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
 
-/** What a violation does: `deny` fails the command, `warn` only prints. */
-export const ENFORCEMENTS = ["deny", "warn"] as const;
+/**
+ * What a violation does: `deny` fails the command, `warn` only prints, `ratchet` denies only
+ * what a change makes new or worse and reports the violations already there as debt
+ * (src/policy/ratchet.ts): the step between warn and deny when a rule is rolled out.
+ */
+export const ENFORCEMENTS = ["deny", "ratchet", "warn"] as const;
 export type Enforcement = (typeof ENFORCEMENTS)[number];
 
 const NAME = "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$";
@@ -63,7 +67,7 @@ export const PolicyBinding = Strict(
   {
     select: { ...SelectorSchema, title: "select" },
     enforcement: enforcement(
-      "deny or warn: the enforcement for the objects this selector chooses.",
+      "deny, ratchet or warn: the enforcement for the objects this selector chooses.",
     ),
   },
   about(
@@ -132,7 +136,7 @@ export const PolicySpec = Strict(
     ),
     enforcement: Type.Optional({
       ...enforcement(
-        "deny: a violation fails validate / plan and stops apply; warn: it is printed and the exit code is kept.",
+        "deny: a violation fails validate / plan and stops apply; ratchet: only a violation a change makes new or worse does (those already there are reported as debt); warn: it is printed and the exit code is kept.",
       ),
       default: "deny",
     }),
