@@ -150,3 +150,56 @@ describe("policy load and evaluation errors", () => {
     expect(r.stdout).not.toContain("undefined");
   });
 });
+
+describe("schema errors and the semantic errors beside them", () => {
+  it("reports an impossible date, a type error and a credential with the schema errors", async () => {
+    const text = `apiVersion: phctl/v1
+kind: Policy
+metadata: { name: pol }
+spec:
+  select: { kind: Project }
+  rules:
+    - name: first
+      expresion: object.spec.title != ""
+    - name: second
+      expression: object.spec.titel == "x"
+  exceptions:
+    - key: project/alpha
+      reasn: legacy
+      expires: 2026-09-30
+      approvedBy: someone
+    - key: project/alpha
+      reason: legacy
+      expires: 2026-02-30
+      approvedBy: someone
+      rules: [first]
+---
+apiVersion: phctl/v1
+kind: Project
+metadata: { name: beta }
+spec:
+  title: Beta
+  licenses: [mit]
+  descripton: glpat-abcdefghijklmnopqrst
+`;
+    const r = await phctl(["validate", config(text), "--format", "json"], {});
+    expect(r.code).toBe(1);
+    const { diagnostics } = JSON.parse(r.stdout) as {
+      diagnostics: { line: number; column: number; severity: string; message: string }[];
+    };
+    const at = (word: string) => find(text, word).line;
+    expect(diagnostics.map((d) => [d.line, d.severity, d.message.split(":")[0]])).toEqual([
+      [at("- name: first"), "error", "spec.rules[0].expression is required"],
+      [at("expresion"), "error", "spec.rules[0].expresion is not a known field"],
+      [at("titel"), "error", "rule second"],
+      [at("reasn") - 1, "error", "spec.exceptions[0].reason is required"],
+      [at("reasn"), "error", "spec.exceptions[0].reasn is not a known field"],
+      [at("2026-02-30"), "error", "expires"],
+      [at("[mit]"), "warning", "spec.licenses[0] mit is not the SPDX spelling"],
+      [at("descripton"), "error", "spec.descripton is not a known field"],
+      [at("descripton"), "warning", "spec.descripton holds a GitLab token (glpat-…)"],
+    ]);
+    // A rule cut for its schema error is still the policy's: the exception naming it is fine.
+    expect(r.stdout).not.toContain("which the policy does not have");
+  });
+});
