@@ -15,6 +15,7 @@ import type { PolicyDocument } from "./schema/policy.js";
 import type { ProjectDocument } from "./schema/project.js";
 import type { TeamDocument } from "./schema/team.js";
 import type { UserDocument } from "./schema/user.js";
+import { salvage } from "./salvage.js";
 import { schemaDiagnostics } from "./schema-errors.js";
 import type { Diagnostic } from "./types.js";
 import { validateAgainst } from "./validator.js";
@@ -45,7 +46,19 @@ function typeName(v: unknown): string {
         : typeof v;
 }
 
-export function checkDocument(p: ParsedDocument): { valid?: ValidDoc; diagnostics: Diagnostic[] } {
+/** What checking one document gives. */
+export interface Checked {
+  valid?: ValidDoc;
+  diagnostics: Diagnostic[];
+  /**
+   * A document of a known kind that fails its schema: the part that passes it (salvage.ts),
+   * and the document as written — for the checks that read a document's own fields, so that
+   * their errors show beside the schema's.
+   */
+  partial?: { salvaged?: ValidDoc; written: ValidDoc };
+}
+
+export function checkDocument(p: ParsedDocument): Checked {
   const { handle, value } = p;
   const at = handle.start;
   if (value === null || value === undefined)
@@ -128,7 +141,13 @@ export function checkDocument(p: ParsedDocument): { valid?: ValidDoc; diagnostic
     return { diagnostics };
   }
   const errors = validateAgainst(k, value);
-  if (errors.length > 0)
-    return { diagnostics: schemaDiagnostics(errors, value, handle, { kind: k, name }) };
+  if (errors.length > 0) {
+    const written = { kind: k, name: name ?? "", value, handle } as ValidDoc;
+    const salvaged = salvage(k, name ?? "", value, handle);
+    return {
+      diagnostics: schemaDiagnostics(errors, value, handle, { kind: k, name }),
+      partial: salvaged ? { salvaged, written } : { written },
+    };
+  }
   return { valid: { kind: k, name: name ?? "", value, handle } as ValidDoc, diagnostics };
 }

@@ -101,6 +101,11 @@ export interface Collected {
   config: ManifestConfig;
   valid: ValidDoc[];
   diagnostics: Diagnostic[];
+  /**
+   * Documents that fail their schemas: the part of each that passes (`salvaged`) and each as
+   * written. Never objects of the config; only their own fields' checks run on them.
+   */
+  partial?: { salvaged: ValidDoc[]; written: ValidDoc[] };
 }
 
 /**
@@ -130,6 +135,7 @@ export function collectDocuments(
   const cfg = loadConfig(configs[0], opts, diagnostics);
   const config = normaliseConfig(cfg.doc, cfg.source);
   const valid: ValidDoc[] = [];
+  const partial = { salvaged: [] as ValidDoc[], written: [] as ValidDoc[] };
   const profile = profileFile(config, opts.cwd);
   for (const input of inputs) {
     if (input.config || profile?.(input.file)) continue;
@@ -142,9 +148,11 @@ export function collectDocuments(
       const checked = checkDocument(doc);
       append(diagnostics, checked.diagnostics);
       if (checked.valid) valid.push(checked.valid);
+      if (checked.partial?.salvaged) partial.salvaged.push(checked.partial.salvaged);
+      if (checked.partial) partial.written.push(checked.partial.written);
     }
   }
-  return { config, valid, diagnostics };
+  return { config, valid, diagnostics, partial };
 }
 
 /** The context the cross-reference rules run in. */

@@ -24,6 +24,7 @@ import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { hasRatchet } from "../policy/ratchet.js";
 import { policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
+import { partialDiagnostics } from "./partial.js";
 import type { LoadResult } from "./types.js";
 
 export type { LoadOptions, ManifestInput };
@@ -61,6 +62,7 @@ export function settleDocuments(
     ...collected.diagnostics,
     ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
     ...policy.diagnostics,
+    ...partialDiagnostics(read, o.policy),
     ...(o.extra ?? []),
   ]);
   const state = diagnostics.some((d) => d.severity === "error")

@@ -14,7 +14,8 @@ import type { Diagnostic } from "../manifest/types.js";
 import { constantCost, costOf, COST_LIMIT, largestList, type CostSizes } from "./cost.js";
 import { checkEnv, evaluationEnv, fieldNames } from "./env.js";
 import { exceptionDiagnostics, exceptionInfo } from "./exceptions.js";
-import { caret, diskText, locateOffset, type TextOf } from "./position.js";
+import { nestedTooDeeply, nestingProblem } from "./nesting.js";
+import { caret, clipMessage, diskText, locateOffset, type TextOf } from "./position.js";
 import { constantPattern, matchesCalls, patternProblem, withRe2 } from "./re2.js";
 import type { CompiledPolicy, CompiledRule } from "./types.js";
 
@@ -52,15 +53,23 @@ function compileExpression(
   const at = doc.handle.at(path, "value");
   const where = { kind: "Policy", name: doc.name, path: formatPath(path) };
   let result: TypeCheckResult;
+  const deep = nestingProblem(expression);
   try {
-    result = env.check(expression);
+    result = deep
+      ? {
+          valid: false,
+          error: { summary: deep.message, range: { start: deep.offset } } as ParseError,
+        }
+      : env.check(expression);
   } catch (e) {
     result = { valid: false, error: e as ParseError };
   }
   const error = result.error;
   if (!result.valid) {
     const offset = error?.range?.start ?? 0;
-    const summary = (error?.summary ?? error?.message ?? "invalid expression").split("\n")[0];
+    const summary = limitMessage(
+      clipMessage((error?.summary ?? error?.message ?? "invalid expression").split("\n")[0]),
+    );
     const key = /^No such key: (.+)$/.exec(summary)?.[1];
     const hint = key
       ? didYouMean(key, fieldNames(env))
@@ -111,6 +120,18 @@ function compileExpression(
   if (refused) return undefined;
   const parsed = calls.length > 0 ? evaluationEnv().parse(withRe2(expression, calls)) : original;
   return { run: parsed, cost: costOf(parsed.ast) };
+}
+
+/**
+ * The library's structural limits said for a policy author: `Exceeded maxDepth (64)` is
+ * nesting too deep, as a run of unary operators is (nesting.ts).
+ */
+function limitMessage(summary: string): string {
+  if (/^Exceeded maxDepth\b/.test(summary)) return nestedTooDeeply();
+  const nodes = /^Exceeded maxAstNodes \((\d+)\)/.exec(summary);
+  if (nodes)
+    return `too large, at most ${Number(nodes[1]).toLocaleString("en-US")} operands and operators; split it into several rules`;
+  return summary;
 }
 
 /** The variables a rule of each scope may read. */

@@ -10,16 +10,18 @@ import type { SelectKind } from "../layers/selector.js";
 import { kindSchema } from "../manifest/schema/index.js";
 import type { PolicyScope } from "../manifest/schema/policy.js";
 import { LIVE_SCHEMAS } from "./live-schema.js";
+import { MAX_NESTING } from "./nesting.js";
 import { re2Matches, RE2_FUNCTION } from "./re2.js";
 import { celType, shapeOf, shapeOfValue, type ObjectShape, type Shape } from "./shape.js";
 
 /**
  * Structural limits at parse time (the library's): an expression is at most 2,000 nodes and
- * 64 deep. The evaluation's cost limit is cost.ts.
+ * 64 deep (runs of unary operators, which the library does not bound, are nesting.ts's).
+ * The evaluation's cost limit is cost.ts.
  */
 const LIMITS = {
   maxAstNodes: 2000,
-  maxDepth: 64,
+  maxDepth: MAX_NESTING,
   maxListElements: 1000,
   maxMapEntries: 1000,
   maxCallArguments: 32,

@@ -4,6 +4,7 @@
  * the lines below) — and the caret excerpt shown under the diagnostic.
  */
 import { readFileSync } from "node:fs";
+import { scalarSourceOffset } from "../manifest/scalar-source.js";
 import type { Source } from "../manifest/types.js";
 
 /** A file's text by its shown name (relative to the current directory), when readable. */
@@ -20,11 +21,43 @@ export const diskText =
     }
   };
 
+/** The last text whose line starts were asked for, and those (errors come a file at a time). */
+let starts: { text: string; at: number[] } | undefined;
+function lineStarts(text: string): number[] {
+  if (starts?.text === text) return starts.at;
+  const at = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) at.push(i + 1);
+  starts = { text, at };
+  return at;
+}
+
 /**
- * The position of `offset` in `expression`, whose YAML value starts at `at`. Without the
- * file's text, the expression is taken to start at `at` on one line.
+ * The position of `offset` in `expression`, whose YAML value starts at `at`: read through the
+ * scalar's source (escapes, folded lines; manifest/scalar-source.ts). Without the file's text,
+ * or when its text there is not the expression, the expression is taken to start at `at` on
+ * one line (or, for `|` / `>`, on the lines below).
  */
 export function locateOffset(
+  at: Source,
+  expression: string,
+  offset: number,
+  text: string | undefined,
+): Source {
+  if (text !== undefined) {
+    const lines = lineStarts(text);
+    const start = (lines[at.line - 1] ?? text.length) + at.column - 1;
+    const found = scalarSourceOffset(text, start, expression, offset);
+    if (found !== undefined) {
+      let lo = at.line - 1;
+      while (lo + 1 < lines.length && lines[lo + 1] <= found) lo++;
+      return { file: at.file, line: lo + 1, column: found - lines[lo] + 1 };
+    }
+  }
+  return approximate(at, expression, offset, text);
+}
+
+/** The position of `offset` counted as if the value were the source (no escapes or folding). */
+function approximate(
   at: Source,
   expression: string,
   offset: number,
@@ -71,3 +104,12 @@ export function caret(expression: string, offset: number, length = 1): string {
 
 /** Characters of an expression shown on each side of an error's offset. */
 const WINDOW = 60;
+
+/**
+ * A message with every long run cut (to 80 characters) and the whole kept under 500: CEL's and
+ * RE2's messages quote the key, variable or pattern they stumbled on, which may be a megabyte.
+ */
+export function clipMessage(message: string): string {
+  const cut = message.replace(/\S{81,}/g, (w) => `${w.slice(0, 79)}…`);
+  return cut.length > 500 ? `${cut.slice(0, 499)}…` : cut;
+}

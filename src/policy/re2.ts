@@ -11,6 +11,7 @@
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
+import { clipMessage } from "./position.js";
 
 /** The name rules' `matches()` calls are evaluated under (as long as `matches`: offsets keep). */
 export const RE2_FUNCTION = "re2test";
@@ -30,7 +31,9 @@ export function patternProblem(pattern: string): string | undefined {
 }
 
 function problemOf(pattern: string, e: unknown): string {
-  const why = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e);
+  const why = clipMessage(
+    e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e),
+  );
   const lookaround = /\(\?<?[=!]/.test(pattern);
   const backref = /\\[1-9]|\\k</.test(pattern);
   const hint =

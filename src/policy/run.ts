@@ -5,16 +5,35 @@
  * saying "could not evaluate: …" — whatever the enforcement, never a pass.
  */
 import { COST_LIMIT, type CostSizes } from "./cost.js";
+import { clipMessage } from "./position.js";
 import type { CompiledRule } from "./types.js";
 
 /** The outcome of one rule on one input. */
 export type RuleOutcome =
   { pass: true } | { pass: false; message: string; evaluationError?: string };
 
+/** What went wrong, on one line, said for a policy author (never a megabyte long). */
 const firstLine = (e: unknown) =>
-  String(e instanceof Error ? ((e as { summary?: string }).summary ?? e.message) : e).split(
-    "\n",
-  )[0];
+  clipMessage(
+    indexMessage(
+      String(e instanceof Error ? ((e as { summary?: string }).summary ?? e.message) : e).split(
+        "\n",
+      )[0],
+    ),
+  );
+
+/**
+ * The CEL library's index error says "size undefined" for an empty list (it prints
+ * `length || size`): the index and the list's real size instead.
+ */
+export function indexMessage(message: string): string {
+  const m = /^No such key: index out of bounds, index (-?\d+) (?:< 0|>= size (\S+))$/.exec(message);
+  if (!m) return message;
+  const [, index, size] = m;
+  if (size === undefined) return `index ${index} is out of range: a list's first index is 0`;
+  const n = /^\d+$/.test(size) ? Number(size) : 0;
+  return `index ${index} is out of range: the list ${n === 0 ? "is empty" : `has ${n} item${n === 1 ? "" : "s"} (index 0 to ${n - 1})`}`;
+}
 
 export function runRule(
   rule: CompiledRule,
