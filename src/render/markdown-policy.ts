@@ -16,6 +16,8 @@ import {
   verdictOf,
 } from "./policy-words.js";
 import { formatSource } from "./style.js";
+import { groupedViolations } from "./violation-groups.js";
+import { violationGroupItem } from "./markdown-change-groups.js";
 
 /** `policy: 1 denied, 2 warnings` for the verdict line; "" without violations. */
 export function verdictPolicy(plan: Plan): string {
@@ -42,7 +44,12 @@ function violationItem(v: PolicyViolation, artifact: string) {
 /** `#### Policy violations — 1 denied, 2 warnings` and one line per violation. */
 export function policyPart(plan: Plan, artifact: string): Part {
   if (plan.violations.length === 0) return EMPTY_PART;
-  const items = sortViolations(plan.violations).map((v) => violationItem(v, artifact));
+  // A rule broken many times is one bullet naming its objects.
+  const { groups, rest } = groupedViolations(plan.violations);
+  const items = [
+    ...groups.map((g) => violationGroupItem(g, artifact)),
+    ...sortViolations(rest).map((v) => violationItem(v, artifact)),
+  ];
   return listPart(
     `#### Policy violations — ${policyCountWords(plan.violations)}\n\n`,
     items,

@@ -14,6 +14,8 @@ import {
 } from "./policy-words.js";
 import { formatSource, PLAIN, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
+import { groupedViolations } from "./violation-groups.js";
+import { violationGroupLines } from "./text-groups.js";
 
 /** One violation: `deny  project/x (delete)  projects/x.yaml:3` then the rule and message. */
 function violationLines(v: PolicyViolation, style: Style, width: number | undefined): string[] {
@@ -41,8 +43,16 @@ function violationLines(v: PolicyViolation, style: Style, width: number | undefi
   ];
 }
 
-/** The violations block (empty when the plan breaks no rule), a blank line after it. */
-export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): string[] {
+/**
+ * The violations block (empty when the plan breaks no rule), a blank line after it; a rule
+ * broken many times is one entry naming its objects (each its own with `verbose`).
+ */
+export function policyBlock(
+  plan: Plan,
+  style: Style = PLAIN,
+  width?: number,
+  verbose = false,
+): string[] {
   if (plan.violations.length === 0) return [];
   const out = wrapText(`Policy violations (${policyCountWords(plan.violations)}):`, {
     width,
@@ -50,7 +60,11 @@ export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): s
     paint: plan.violations.some((v) => verdictOf(v) === "deny") ? style.red : style.yellow,
   });
   out.push("");
-  for (const v of sortViolations(plan.violations)) out.push(...violationLines(v, style, width));
+  const { groups, rest } = verbose
+    ? { groups: [], rest: plan.violations }
+    : groupedViolations(plan.violations);
+  for (const g of groups) out.push(...violationGroupLines(g, style, width));
+  for (const v of sortViolations(rest)) out.push(...violationLines(v, style, width));
   out.push("");
   return out;
 }
