@@ -8,6 +8,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { StringEnum } from "../api/schemas.js";
 import { SELECT_KINDS } from "../manifest/schema/selector.js";
+import { ACTIONS, PlanGroups } from "./plan-groups.js";
 
 /**
  * 2: a changed field carries its own manifest line (`changes[].source`).
@@ -17,9 +18,7 @@ import { SELECT_KINDS } from "../manifest/schema/selector.js";
  */
 export const PLAN_FORMAT_VERSION = 3;
 
-export const ACTIONS = ["create", "update", "delete", "ticket", "blocked"] as const;
-/** What apply will do with an entry; `ticket` and `blocked` are never sent to the API. */
-export type Action = (typeof ACTIONS)[number];
+export { ACTIONS, type Action } from "./plan-groups.js";
 
 export const SourceRef = Type.Object(
   {
@@ -326,6 +325,8 @@ export const Plan = Type.Object(
     /** With `plan --base`: exceptions the change adds or extends (reviewers must see them). */
     policyExceptions: Type.Optional(PolicyExceptionChanges),
     summary: Summary,
+    /** Identical changes and violations counted together (written with the plan's JSON). */
+    groups: Type.Optional(PlanGroups),
     stats: Type.Object(
       { objectsRead: Type.Integer(), apiCalls: Type.Integer(), durationMs: Type.Integer() },
       { additionalProperties: false },

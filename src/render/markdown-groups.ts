@@ -148,9 +148,12 @@ const NOUNS: Record<string, [string, string]> = {
   WelcomeMail: ["welcome mail", "welcome mails"],
 };
 
-/** `340 repositories`, `1 user access`; unknown kinds as `3 × Kind`. */
-export function kindCount(kind: string, n: number): string {
+/**
+ * `340 repositories`, `1 user access`; unknown kinds as `3 × Kind` (the kind through `text`:
+ * markdown by default).
+ */
+export function kindCount(kind: string, n: number, text: (s: string) => string = mdText): string {
   const noun = NOUNS[kind];
   if (noun) return plural(n, noun[0], noun[1]);
-  return `${n.toLocaleString("en-US")} × ${mdText(kind)}`;
+  return `${n.toLocaleString("en-US")} × ${text(kind)}`;
 }

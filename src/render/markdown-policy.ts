@@ -18,6 +18,8 @@ import {
   verdictOf,
 } from "./policy-words.js";
 import { formatSource } from "./style.js";
+import { groupedViolations } from "./violation-groups.js";
+import { violationGroupItem } from "./markdown-change-groups.js";
 
 /** `policy: 1 denied, 2 warnings` for the verdict line; "" without violations. */
 export function verdictPolicy(plan: Plan): string {
@@ -49,9 +51,13 @@ function violationItem(v: PolicyViolation, artifact: string) {
  */
 export function policyPart(plan: Plan, artifact: string): Part {
   if (plan.violations.length === 0) return EMPTY_PART;
-  const items = sortViolations(plan.violations)
-    .filter((v) => verdictOf(v) !== "debt")
-    .map((v) => violationItem(v, artifact));
+  // A rule broken many times is one bullet naming its objects; debt is one line of counts.
+  const judged = plan.violations.filter((v) => verdictOf(v) !== "debt");
+  const { groups, rest } = groupedViolations(judged);
+  const items = [
+    ...groups.map((g) => violationGroupItem(g, artifact)),
+    ...sortViolations(rest).map((v) => violationItem(v, artifact)),
+  ];
   const debt = debtWords(plan.violations);
   return listPart(
     `#### Policy violations — ${policyCountWords(plan.violations)}\n\n${debt ? `${mdText(debt)}\n\n` : ""}`,

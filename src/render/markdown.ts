@@ -2,7 +2,8 @@
  * The plan as a pull-request comment (GitHub, GitLab, `plan --format markdown`) or as the
  * drift issue's body. In order: the hidden marker, the verdict line, the policy exceptions
  * the change adds or extends, the apply outcome, the destructive block, the policy
- * violations, the summary table (counts per project, kind and action), the Defaults layers
+ * violations, the summary table (counts per project, kind and action), the summary of
+ * identical changes (an organization-wide change in a line), the Defaults layers
  * involved with what each selects (the blast radius), warnings, the
  * changes to apply (split into this pull request and drift already present with
  * `plan --base`), tickets and blocked entries, details collapsed per project, and a footer.
@@ -17,6 +18,7 @@ import { destructiveMin, renderDestructive } from "./markdown-destructive.js";
 import { detailsPart, type WholeOrigins } from "./markdown-details.js";
 import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
+import { groupsPart } from "./markdown-change-groups.js";
 import { layersPart } from "./markdown-layers.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
 import { exceptionsPart, policyChangesPart, policyPart } from "./markdown-policy.js";
@@ -70,6 +72,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     [exceptionsPart(plan, artifact, opts.request), 2],
     [policyPart(plan, artifact), 3],
     [policyChangesPart(plan, artifact, opts.request), 1],
+    [groupsPart(plan, artifact), 6],
     [layersPart(plan, artifact), 1],
     [warningsPart(plan, artifact), 1],
     [sectionsPart(plan, artifact, opts.request), 1],
@@ -82,7 +85,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
-  const gaps = GAP.length * 13 + 1;
+  const gaps = GAP.length * 14 + 1;
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome

@@ -17,6 +17,8 @@ import {
 } from "./policy-words.js";
 import { formatSource, PLAIN, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
+import { groupedViolations } from "./violation-groups.js";
+import { violationGroupLines } from "./text-groups.js";
 
 /** One violation: `deny  project/x (delete)  projects/x.yaml:3` then the rule and message. */
 function violationLines(v: PolicyViolation, style: Style, width: number | undefined): string[] {
@@ -47,11 +49,18 @@ function violationLines(v: PolicyViolation, style: Style, width: number | undefi
 }
 
 /**
- * The violations block (empty when the plan breaks no rule), a blank line after it. The debt
+/**
+ * The violations block (empty when the plan breaks no rule), a blank line after it; a rule
+ * broken many times is one entry naming its objects (each its own with `verbose`). The debt
  * (ratchet violations already there) is one line of counts by policy, not a list: the JSON
  * plan has each.
  */
-export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): string[] {
+export function policyBlock(
+  plan: Plan,
+  style: Style = PLAIN,
+  width?: number,
+  verbose = false,
+): string[] {
   if (plan.violations.length === 0) return [];
   const out = wrapText(`Policy violations (${policyCountWords(plan.violations)}):`, {
     width,
@@ -59,8 +68,10 @@ export function policyBlock(plan: Plan, style: Style = PLAIN, width?: number): s
     paint: plan.violations.some((v) => verdictOf(v) === "deny") ? style.red : style.yellow,
   });
   out.push("");
-  for (const v of sortViolations(plan.violations))
-    if (verdictOf(v) !== "debt") out.push(...violationLines(v, style, width));
+  const judged = plan.violations.filter((v) => verdictOf(v) !== "debt");
+  const { groups, rest } = verbose ? { groups: [], rest: judged } : groupedViolations(judged);
+  for (const g of groups) out.push(...violationGroupLines(g, style, width));
+  for (const v of sortViolations(rest)) out.push(...violationLines(v, style, width));
   const debt = debtWords(plan.violations);
   if (debt) out.push(...wrapText(debt, { width, lead: "  ", hang: 2, paint: style.dim }));
   out.push("");

@@ -1,6 +1,8 @@
 /**
  * The plan for people, in a terminal: the Defaults layers involved and what each selects
- * (src/render/layers.ts), then Terraform-like `+ ~ - !` entries grouped by action
+ * (src/render/layers.ts), the summary of identical changes when some are organization-wide
+ * (text-groups.ts: one line for a layer's change on 999 repositories, whose objects are then
+ * folded into a note unless `verbose`), then Terraform-like `+ ~ - !` entries grouped by action
  * (src/render/text-entry.ts lays out each one for the width), then tickets, blocked
  * entries, the ticket letters (unless `showTickets` put them inline), warnings and a
  * summary. With `plan --base`, the changes of this change come first, then what was merged
@@ -18,10 +20,15 @@ import { ACTION_SYMBOL, formatCount, formatSource, PLAIN, plural, type Style } f
 import { visibleText } from "../visible.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 import { policyBlock } from "./text-policy.js";
+import { groupedSummary } from "./change-groups.js";
+import { foldedLines, groupsBlock } from "./text-groups.js";
 
 export interface TextOptions {
   style?: Style;
-  /** List unmanaged objects one by one (otherwise only their count). */
+  /**
+   * List every object one by one: the unmanaged (otherwise only their count), and those
+   * changed only as the summary of identical changes says (otherwise folded into a note).
+   */
   verbose?: boolean;
   /** Columns to lay out for (the terminal's); undefined: no wrapping. */
   width?: number | undefined;
@@ -72,9 +79,22 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   const byAction = (a: Action) => plan.entries.filter((e) => e.action === a);
   const base = plan.drift !== undefined;
   const eo: EntryOptions = { style, width, base, showTickets: opts.showTickets === true };
+  // An organization-wide change: its summary above the entries, and the entries it says in
+  // full folded away (an entry with fields of mixed origin keeps its own lines).
+  const grouped = groupedSummary(plan.entries);
+  const folds = (e: PlanEntry) =>
+    !opts.verbose &&
+    grouped?.folded.has(e) === true &&
+    !(base && (e.driftFields?.length || e.unappliedFields?.length));
   const list = (entries: readonly PlanEntry[], marked = false) => {
+    const folded = entries.filter(folds).length;
+    if (folded > 0) out.push(...foldedLines(folded, style, width), "");
     for (const e of entries)
-      out.push(...entryLines(e, { ...eo, ...(marked ? { whole: entryOrigin(plan, e) } : {}) }), "");
+      if (!folds(e))
+        out.push(
+          ...entryLines(e, { ...eo, ...(marked ? { whole: entryOrigin(plan, e) } : {}) }),
+          "",
+        );
   };
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
@@ -114,6 +134,7 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
       );
     out.push("");
   }
+  if (grouped) out.push(...groupsBlock(grouped, style, width));
   if (plan.drift === undefined) {
     if (changes.length > 0) {
       out.push(...title("phctl will perform these actions:", opts), "");
@@ -232,7 +253,7 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
   if (plan.warnings.length > 0) out.push("");
   out.push(...wrap(summarySegs(plan, style), { width, hang: 2 }));
   // The organization's policies, after the summary: "No changes." still comes first.
-  const policy = policyBlock(plan, style, width);
+  const policy = policyBlock(plan, style, width, opts.verbose === true);
   if (policy.length > 0) out.push("", ...policy);
   out.push(
     ...title(
