@@ -14,9 +14,11 @@
  *   (it must read only the projects the layer selects) beside a full no-change `phctl plan`.
  *
  * Writes the "layers" block of bench/results.md (bench/layers-block.ts) unless --no-write.
+ * `--validate-only` measures only `validate`, flat vs layered, and prints its CPU ratio (the
+ * least of the runs each) against issue 35's target, ≤ 1.3× at size M.
  *
  *   npm run build
- *   node -e "import('vite').then((v) => v.runnerImport('./bench/layers.ts'))" -- [--size L] [--runs 3] [--latency 20] [--concurrency 16] [--no-write]
+ *   node -e "import('vite').then((v) => v.runnerImport('./bench/layers.ts'))" -- [--size L] [--runs 3] [--latency 20] [--concurrency 16] [--no-write] [--validate-only]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +52,8 @@ async function main(): Promise<void> {
       latency: { type: "string", default: "20" },
       concurrency: { type: "string", default: "16" },
       "no-write": { type: "boolean" },
+      /** Only `validate` flat vs layered, CPU against issue 35's target; writes nothing. */
+      "validate-only": { type: "boolean" },
     },
   });
   const size = args.values.size.toUpperCase() as Size;
@@ -71,11 +75,24 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) {
       f.push(await validateRun(flat, hook, root));
       l.push(await validateRun(layered, hook, root));
+      if (args.values["validate-only"]) {
+        console.log(
+          `run ${i + 1}: validate CPU flat ${f[i].cpuMs.toFixed(0)} ms, layered ${l[i].cpuMs.toFixed(0)} ms`,
+        );
+        continue;
+      }
       x.push(await explainCliRun(layered, EXPLAIN_KEY, hook, root));
       e.push(loadTraceRun(layered, "Project/p7"));
       console.log(
         `run ${i + 1}: validate flat ${f[i].wallMs.toFixed(0)} ms ${(f[i].maxRssKB / 1024).toFixed(0)} MB; layered ${l[i].wallMs.toFixed(0)} ms ${(l[i].maxRssKB / 1024).toFixed(0)} MB; explain ${x[i].wallMs.toFixed(0)} ms; library load+trace ${e[i].loadMs.toFixed(0)}+${e[i].traceMs.toFixed(1)} ms`,
       );
+    }
+    if (args.values["validate-only"]) {
+      const cpu = Math.min(...l.map((v) => v.cpuMs)) / Math.min(...f.map((v) => v.cpuMs));
+      console.log(
+        `validate layered/flat at ${size}: CPU ${cpu.toFixed(2)}× (the least of ${runs} runs each; target ≤ ${TARGETS.cpu}×: ${cpu <= TARGETS.cpu ? "met" : "NOT met"}), load average ${loadBefore} → ${loadAverage()}`,
+      );
+      return;
     }
     const plan = await scopedPlanBench(root, configs, hook, {
       runs,

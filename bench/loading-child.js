@@ -2,7 +2,7 @@
 /**
  * One manifest load in its own process, for bench/loading.ts: `node loading-child.js ROOT DIR`
  * imports ROOT/dist/pipeline and dist/manifest (a build: this tree's or an older one's), loads DIR and prints
- * {ms, maxRssKB, ok, errors, reader} as JSON. `reader` is which reader took the files
+ * {ms, cpuMs (the load's user + system CPU), maxRssKB, ok, errors, reader} as JSON. `reader` is which reader took the files
  * ("fast", "full", "both") when the build counts it (parse.ts readerCounts), else "?".
  */
 import { existsSync } from "node:fs";
@@ -18,8 +18,11 @@ const { loadManifests } = await import(
 );
 const parse = await import(url("parse.js"));
 const t = performance.now();
+const cpu0 = process.cpuUsage();
 const result = await loadManifests([dir], { cwd: dir });
 const ms = performance.now() - t;
+const cpu = process.cpuUsage(cpu0);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 const counts = parse.readerCounts;
 const reader = !counts
   ? "?"
@@ -32,6 +35,7 @@ const errors = result.diagnostics.filter((d) => d.severity === "error");
 process.stdout.write(
   JSON.stringify({
     ms,
+    cpuMs,
     maxRssKB: process.resourceUsage().maxRSS,
     ok: result.state !== undefined,
     errors: errors.slice(0, 3).map((d) => `${d.file}:${d.line} ${d.message}`),

@@ -82,6 +82,8 @@ interface Measure {
   trailing: boolean;
   bytes: number;
   ms: number;
+  /** The load's CPU (user + system; builds before session 15 do not say). */
+  cpuMs?: number;
   maxRssKB: number;
   reader: string;
   /** Set when the load did not finish within the timeout. */
@@ -130,6 +132,7 @@ function measure({ repositories: n, projects, trailing }: Case): Measure {
       trailing,
       bytes,
       ms: out.ms,
+      ...(out.cpuMs !== undefined ? { cpuMs: out.cpuMs } : {}),
       maxRssKB: out.maxRssKB,
       reader: out.reader,
     };
@@ -162,6 +165,19 @@ for (const c of args.values.render ? [] : cases) {
     `${String(n).padStart(8)}${c.projects > 1 ? ` in ${c.projects}` : ""}${trailing ? " + ---" : "      "} ${(m.bytes / 1e6).toFixed(1).padStart(6)} MB ${m.timedOut ? `> ${args.values.timeout} s` : `${(m.ms / 1000).toFixed(2)} s`} ${(m.maxRssKB / 1024).toFixed(0)} MB RSS (${((m.maxRssKB * 1024) / m.bytes).toFixed(1)}× bytes) reader ${m.reader}`,
   );
 }
+
+// Issue 35: one file of 40,000 repositories loads in at most 2× the time of 10,000.
+const one = (n: number) => rows.find((r) => r.projects === 1 && r.repositories === n);
+const [small, large] = [one(10_000), one(40_000)];
+if (small && large)
+  for (const [what, a, b] of [
+    ["time", large.ms, small.ms],
+    ["CPU", large.cpuMs, small.cpuMs],
+  ] as const)
+    if (a !== undefined && b !== undefined)
+      console.log(
+        `40,000 / 10,000 repositories, ${what}: ${(a / b).toFixed(2)}× (target ≤ 2×: ${a / b <= 2 ? "met" : "NOT met"})`,
+      );
 
 const fmtN = (x: number) => x.toLocaleString("en-US");
 

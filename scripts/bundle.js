@@ -15,8 +15,10 @@
  * plan` picks the plan bundle). The bundles sit next to main.js, two levels below the package
  * root as dist/cli/*.js do: code that finds package files from its own URL
  * (src/manifest/validator.ts) works in both. better-sqlite3 stays external (a native module
- * found through its own directory), as does everything the generated validators
- * (schemas/validators.cjs) require at run time. No bundle keeps an `import()`: bundle-load.ts
+ * found through its own directory). The generated schema validators (schemas/validators.cjs,
+ * 1 MB) are a bundle of their own, `bundle-validators.cjs`, that the others require (with
+ * `PHCTL_BUNDLED` defined, src/manifest/validator.ts takes it): with its code cache a first
+ * validation no longer compiles them. No bundle keeps an `import()`: bundle-load.ts
  * runs a bundle as a vm.Script, where Node 20 cannot take one, so the build fails on one. A
  * package loaded with `await import("pkg")` is left out of the bundle (a bundle would give a
  * CommonJS package only `default`) and so fails the build: import it statically instead.
@@ -124,7 +126,7 @@ const plugins = [
         contents: `module.exports = require("./bundle-server.cjs");`,
         loader: "js",
       }));
-      b.onResolve({ filter: /^\.\/bundle-server\.cjs$/ }, (a) => ({
+      b.onResolve({ filter: /^\.\/bundle-(server|validators)\.cjs$/ }, (a) => ({
         path: a.path,
         external: true,
       }));
@@ -161,17 +163,20 @@ const [entry, bundles] = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: Object.fromEntries(
-      [...shape.commands, "all", "server", ...VENDOR.map((v) => `vendor-${v}`)].map((n) => [
+    entryPoints: Object.fromEntries([
+      ...[...shape.commands, "all", "server", ...VENDOR.map((v) => `vendor-${v}`)].map((n) => [
         `bundle-${n}`,
         `phctl-command:${n}`,
       ]),
-    ),
+      // The generated schema validators (src/manifest/validator.ts): 1 MB of code, loaded
+      // with its code cache like any bundle.
+      ["bundle-validators", "./schemas/validators.cjs"],
+    ]),
     outdir: out,
     outExtension: { ".js": ".cjs" },
     format: "cjs",
     external: ["better-sqlite3"],
-    define: { "import.meta.url": "__phctlUrl" },
+    define: { "import.meta.url": "__phctlUrl", PHCTL_BUNDLED: "true" },
     banner: { js: 'const __phctlUrl = require("node:url").pathToFileURL(__filename).href;' },
     plugins,
     metafile: true,

@@ -212,6 +212,20 @@ export function credentialIn(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Can `text` hold anything `credentialIn` finds? False means certainly not: no shape's
+ * prefix, no shape's mask, no registered credential. One test of a whole document's JSON text
+ * (`credentialIn` finds in a string what this finds in the JSON text that holds it: shapes
+ * and masks are letters, digits, `_`, `-` and `*`, which JSON writes as they are, and a
+ * registered credential is also known as JSON writes it) instead of one per string: what a
+ * manifest rule runs over every document of every load (the credential rule).
+ */
+export function mayHoldCredential(text: string): boolean {
+  if (HINT.test(text)) return true;
+  const mine = knownPattern();
+  return mine !== undefined && text.search(mine) >= 0;
+}
+
 /** Bytes written as text: redacted when they hold a secret, else left as they are. */
 function redactBytes(chunk: unknown): unknown {
   if (!(chunk instanceof Uint8Array)) return chunk;

@@ -8,6 +8,7 @@
  *
  * Reads: 1 call per declared project that exists live (all=true; the project list is shared).
  */
+import { mapBounded } from "../engine/bounded.js";
 import type { ApiClient } from "../api/client.js";
 import { createOrFind } from "../api/create-or-find.js";
 import type { ArtifactRepoTypes } from "../api/schemas.js";
@@ -73,21 +74,19 @@ export const artifactRepoKind = defineKind<ArtifactRepoFields>({
     ),
   read: async (ctx, state) => {
     const bySlug = await readProjectsBySlug(ctx);
-    const found = await Promise.all(
-      state.projects.map(async (p) => {
-        const item = bySlug.get(p.slug);
-        if (!item) return [];
-        const prefix = livePrefix(item.organization, item.id);
-        return (await readArtifactRepos(ctx, p.slug)).map((r): LiveObject<ArtifactRepoFields> => {
-          const name = declaredName(r.name, prefix);
-          return {
-            key: artifactRepoKey(p.slug, name),
-            fields: { name, type: r.repoType },
-            ids: { id: r.id },
-          };
-        });
-      }),
-    );
+    const found = await mapBounded(state.projects, async (p) => {
+      const item = bySlug.get(p.slug);
+      if (!item) return [];
+      const prefix = livePrefix(item.organization, item.id);
+      return (await readArtifactRepos(ctx, p.slug)).map((r): LiveObject<ArtifactRepoFields> => {
+        const name = declaredName(r.name, prefix);
+        return {
+          key: artifactRepoKey(p.slug, name),
+          fields: { name, type: r.repoType },
+          ids: { id: r.id },
+        };
+      });
+    });
     return found.flat();
   },
   create: async (api, entry) => {

@@ -7,6 +7,7 @@
  *
  * Reads: 1 call per declared project that exists live (the group; the project list is shared).
  */
+import { mapBounded } from "../engine/bounded.js";
 import { createOrFind } from "../api/create-or-find.js";
 import { orAbsent } from "../engine/read-context.js";
 import { readGroup } from "../engine/readers.js";
@@ -47,23 +48,22 @@ export const gitGroupKind = defineKind<GroupFields>({
     })),
   // Only projects that declare `git` manage their group (and what is under it).
   read: async (ctx, state) => {
-    const found = await Promise.all(
-      state.projects
-        .filter((p) => p.git)
-        .map(async (p) => {
-          const g = await readGroup(ctx, p.slug);
-          if (!g) return undefined;
-          const live: LiveObject<GroupFields> = {
-            key: groupKey(p.slug),
-            fields: {
-              path: g.path,
-              requestAccessEnabled: g.request_access_enabled,
-              enableCi: g.enable_ci,
-            },
-            ids: { id: g.id },
-          };
-          return live;
-        }),
+    const found = await mapBounded(
+      state.projects.filter((p) => p.git),
+      async (p) => {
+        const g = await readGroup(ctx, p.slug);
+        if (!g) return undefined;
+        const live: LiveObject<GroupFields> = {
+          key: groupKey(p.slug),
+          fields: {
+            path: g.path,
+            requestAccessEnabled: g.request_access_enabled,
+            enableCi: g.enable_ci,
+          },
+          ids: { id: g.id },
+        };
+        return live;
+      },
     );
     return found.filter((g) => g !== undefined);
   },

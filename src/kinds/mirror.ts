@@ -8,6 +8,7 @@
  *
  * Reads: 1 paged call per declared project that exists live (the list has no `all`).
  */
+import { mapBounded } from "../engine/bounded.js";
 import type { ApiClient } from "../api/client.js";
 import { createOrFind } from "../api/create-or-find.js";
 import type { PlanEntry } from "../engine/plan.js";
@@ -113,13 +114,10 @@ export const mirrorKind = defineKind<MirrorFields>({
     ),
   read: async (ctx, state) =>
     (
-      await Promise.all(
+      await mapBounded(
         // Only projects that declare `git` manage their mirrors.
-        state.projects
-          .filter((p) => p.git)
-          .map(async (p) =>
-            liveMirrors(p.slug, await readMirrors(ctx, p.slug), p.git?.mirrors ?? []),
-          ),
+        state.projects.filter((p) => p.git),
+        async (p) => liveMirrors(p.slug, await readMirrors(ctx, p.slug), p.git?.mirrors ?? []),
       )
     ).flat(),
   create: async (api, entry) => {

@@ -9,6 +9,7 @@ import type { ApiClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
 import { PhctlError } from "../errors.js";
 import { sleep } from "../api/limit.js";
+import { mapBounded } from "../engine/bounded.js";
 import { orAbsent, type ReadContext } from "../engine/read-context.js";
 import { readProject, type LiveProject } from "../engine/readers.js";
 import type { PlanEntry } from "../engine/plan.js";
@@ -28,12 +29,10 @@ export async function declaredLiveProjects(
   ctx: ReadContext,
   state: DesiredState,
 ): Promise<DeclaredLive[]> {
-  const all = await Promise.all(
-    state.projects.map(async (project) => ({
-      project,
-      live: await readProject(ctx, project.slug),
-    })),
-  );
+  const all = await mapBounded(state.projects, async (project) => ({
+    project,
+    live: await readProject(ctx, project.slug),
+  }));
   return all.filter((p): p is DeclaredLive => p.live !== undefined);
 }
 

@@ -11,6 +11,7 @@
  * carry the commit blocker and persistent storage), + 1 bundles call per such project that
  * declares a bundle. Fork sources are resolved only among those reads (no extra call).
  */
+import { mapBounded } from "../engine/bounded.js";
 import { diffObject } from "../engine/diff.js";
 import { readBundles, readRepositories, type LiveRepository } from "../engine/readers.js";
 import { groupKey, repositoryKey, subgroupKey } from "../manifest/keys.js";
@@ -80,17 +81,15 @@ export const repositoryKind: ResourceKind = defineKind<RepoFields>({
     ),
   read: async (ctx, state) => {
     const projects = gitProjects(state);
-    const read = await Promise.all(
-      projects.map(async (p) => {
-        const [repos, bundles] = await Promise.all([
-          readRepositories(ctx, p.slug),
-          p.git.repositories.some((r) => r.bundle)
-            ? readBundles(ctx, p.slug)
-            : Promise.resolve(undefined),
-        ]);
-        return { p, repos, bundles };
-      }),
-    );
+    const read = await mapBounded(projects, async (p) => {
+      const [repos, bundles] = await Promise.all([
+        readRepositories(ctx, p.slug),
+        p.git.repositories.some((r) => r.bundle)
+          ? readBundles(ctx, p.slug)
+          : Promise.resolve(undefined),
+      ]);
+      return { p, repos, bundles };
+    });
     const byId = new Map<number, ForkSource>();
     for (const { p, repos } of read)
       for (const r of repos)

@@ -7,6 +7,7 @@
  *
  * Reads: 1 call per declared project with `git` whose group exists (all=true).
  */
+import { mapBounded } from "../engine/bounded.js";
 import { createOrFind } from "../api/create-or-find.js";
 import { orAbsent } from "../engine/read-context.js";
 import { readSubgroups } from "../engine/readers.js";
@@ -51,14 +52,12 @@ export const subgroupKind = defineKind<SubgroupFields>({
     ),
   read: async (ctx, state) =>
     (
-      await Promise.all(
-        gitProjects(state).map(async (p) =>
-          (await readSubgroups(ctx, p.slug)).map((s) => ({
-            key: subgroupKey(p.slug, s.path),
-            fields: { path: s.path },
-            ids: { id: s.id },
-          })),
-        ),
+      await mapBounded(gitProjects(state), async (p) =>
+        (await readSubgroups(ctx, p.slug)).map((s) => ({
+          key: subgroupKey(p.slug, s.path),
+          fields: { path: s.path },
+          ids: { id: s.id },
+        })),
       )
     ).flat(),
   create: async (api, entry) => {

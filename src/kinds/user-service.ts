@@ -14,6 +14,7 @@ import { createOrFind } from "../api/create-or-find.js";
 import { JobFailedError } from "../api/errors.js";
 import { sleep } from "../api/limit.js";
 import type { UserService } from "../api/schemas.js";
+import { mapBounded } from "../engine/bounded.js";
 import { diffObject } from "../engine/diff.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { orAbsent } from "../engine/read-context.js";
@@ -184,10 +185,9 @@ const base = defineKind<UserServiceFields>({
     const withServices = state.users.filter((u) => Object.keys(u.services).length > 0);
     if (withServices.length === 0) return [];
     const live = new Set((await readUsers(ctx)).map((u) => u.username));
-    const records = await Promise.all(
-      withServices
-        .filter((u) => live.has(u.username))
-        .map(async (u) => [u.username, await readUserServices(ctx, u.username)] as const),
+    const records = await mapBounded(
+      withServices.filter((u) => live.has(u.username)),
+      async (u) => [u.username, await readUserServices(ctx, u.username)] as const,
     );
     return records.flatMap(([username, rec]) =>
       rec

@@ -86,7 +86,11 @@ describe("the bundled CLI", () => {
   });
 
   it("loads the command's bundle, and every command's when unsure", async () => {
-    expect(await bundlesOf(["validate", "examples"])).toEqual(["bundle-validate.cjs"]);
+    // The schema validators are a bundle of their own, with their code cache.
+    expect(await bundlesOf(["validate", "examples"])).toEqual([
+      "bundle-validate.cjs",
+      "bundle-validators.cjs",
+    ]);
     expect(await bundlesOf(["--api-url", "http://127.0.0.1:9", "--json", "schema"])).toEqual([
       "bundle-schema.cjs",
     ]);
@@ -103,6 +107,7 @@ describe("the bundled CLI", () => {
     expect(caches.sort()).toEqual(bundles.map((b) => `${b}.v8cache`).sort());
     expect(Object.fromEntries(await loadedBy(["validate", "examples"]))).toEqual({
       "bundle-validate.cjs": "used",
+      "bundle-validators.cjs": "used",
     });
     // plan on the embedded server: the plan bundle, the vendor bundles, the server's.
     const work = mkdtempSync(join(tmpdir(), "phctl-cached-plan-"));
@@ -114,6 +119,7 @@ describe("the bundled CLI", () => {
       "bundle-vendor-undici.cjs": "used",
       "bundle-vendor-yaml.cjs": "used",
       "bundle-server.cjs": "used",
+      "bundle-validators.cjs": "used",
     });
     // --verbose: Node's loader, for the source maps.
     expect(Object.fromEntries(await loadedBy(["-v", "validate", "examples"]))).toEqual({
