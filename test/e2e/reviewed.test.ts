@@ -3,15 +3,15 @@
  * merge carries out what was reviewed on the pull request, refuses anything else with
  * nothing sent, is safe to run again, and always writes its --result.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../../src/server/app.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const writes = (log: readonly RequestLogEntry[]) => log.filter((e) => e.method !== "GET");
 
 function edit(file: string, from: string | RegExp, to: string): void {
@@ -31,7 +31,7 @@ describe("apply --reviewed", () => {
     t = await startServer({ requestLog: true });
     env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
     dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-"));
-    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    copyExamples(join(dir, "config"));
     const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
     expect(first.code, first.stderr).toBe(0);
   });
@@ -158,7 +158,7 @@ describe("apply --reviewed of a plan that nothing moved (issue 27, defect 1)", (
     t = await startServer();
     env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
     dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-same-"));
-    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    copyExamples(join(dir, "config"));
     const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
     expect(first.code, first.stderr).toBe(0);
   });
