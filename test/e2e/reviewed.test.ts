@@ -84,13 +84,15 @@ describe("apply --reviewed", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/differs from the one reviewed on the pull request/);
     expect(run.stderr).toContain("project/ci-tools");
-    expect(run.stderr).toContain('title not reviewed (now "Other title")');
+    expect(run.stderr).toContain(
+      'title not reviewed (live "CI tooling", apply would set "Other title")',
+    );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(writes(t.server.requestLog)).toHaveLength(before);
     const r = result();
     expect(r.status).toBe("refused");
     expect(r.differences).toEqual([
-      'update project/ci-tools: title not reviewed (now "Other title")',
+      'update project/ci-tools: title not reviewed (live "CI tooling", apply would set "Other title")',
     ]);
   });
 
@@ -105,7 +107,7 @@ describe("apply --reviewed", () => {
     const run = await phctl(["apply", "config", "--reviewed", "reviewed.json"], env, dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      'description reviewed "Reviewed description", now "Merged description"',
+      'description reviewed "Reviewed description", apply would now set "Merged description" (live "Shared continuous-integration tooling")',
     );
   });
 
