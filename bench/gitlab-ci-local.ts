@@ -14,7 +14,7 @@
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -23,6 +23,7 @@ import { loadManifests } from "../src/pipeline/load.js";
 import { GITLAB_TOKENS, startFakeGitLab } from "../test/helpers/fake-gitlab.js";
 import { populate } from "../test/helpers/populate.js";
 import { startServer, TOKENS } from "../test/helpers/server.js";
+import { copyExamples } from "../test/helpers/examples.js";
 
 const GITLAB_CI_LOCAL = "gitlab-ci-local@4.73.0";
 const ROOT = resolve(import.meta.dirname, "..");
@@ -71,7 +72,7 @@ try {
   await api.close();
   const repo = join(tmp, "builds", "config");
   mkdirSync(repo, { recursive: true });
-  cpSync(join(ROOT, "examples"), repo, { recursive: true });
+  copyExamples(repo);
   git(repo, "init", "-q", "-b", "main");
   git(repo, "add", "-A");
   git(repo, "commit", "-qm", "base");

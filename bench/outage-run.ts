@@ -16,9 +16,9 @@
  * for a 2-10 s timeout).
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { seed } from "../src/server/seed.js";
 import { startServer, TOKENS } from "../test/helpers/server.js";
 import { loadAverage } from "./block.js";
@@ -29,8 +29,8 @@ import {
   type HangingServer,
 } from "./outage-servers.js";
 import { MAIN } from "./serve.js";
+import { copyExamples } from "../test/helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../examples");
 const TOKEN = { secret: "outage-bench-token-3f81c2", role: "system-admin", parentOrganization: "acme" } as const; // prettier-ignore
 
 export const CASES = [
@@ -99,7 +99,7 @@ const lastLine = (s: string) => s.trim().split("\n").at(-1) ?? "";
 /** A fresh copy of the examples to plan and apply. */
 function workdir(): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-outage-bench-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   return dir;
 }
 

@@ -27,7 +27,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -217,7 +217,8 @@ const examples = join(root, "examples");
 if (existsSync(examples)) {
   const copy = mkdtempSync(join(tmpdir(), "phctl-code-cache-"));
   try {
-    cpSync(examples, copy, { recursive: true });
+    // Not the state a run of the quick start leaves in examples/ (.phctl/: a database, a lock).
+    cpSync(examples, copy, { recursive: true, filter: (src) => basename(src) !== ".phctl" });
     for (const command of ["validate", "plan"]) {
       const r = train([command, "."], copy);
       // A cache made by a run that failed is as valid; only said, and the help makes one.

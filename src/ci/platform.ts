@@ -184,6 +184,33 @@ export function contextFor(platform: "github" | "gitlab", env: Env): CiContext {
   return platform === "github" ? github(env) : gitlab(env);
 }
 
+/** Does phctl run in (or was it told about) GitHub Actions or GitLab CI? */
+export function inCi(env: Env): boolean {
+  return (
+    set(env.GITHUB_ACTIONS) === "true" ||
+    set(env.GITLAB_CI) === "true" ||
+    set(env.GITHUB_REPOSITORY) !== undefined ||
+    set(env.CI_API_V4_URL) !== undefined ||
+    set(env.CI_PROJECT_ID) !== undefined
+  );
+}
+
+/**
+ * Outside CI (`phctl comment` on a laptop): no platform to post to, so no token; the comment
+ * goes to stdout as GitHub would show it.
+ */
+export function localContext(): CiContext {
+  return {
+    platform: "github",
+    name: "GitHub",
+    apiUrl: "",
+    project: "",
+    noToken: "not in GitHub Actions or GitLab CI",
+    footer: {},
+    maxChars: GITHUB_MAX_CHARS,
+  };
+}
+
 /** The CI platform phctl runs on, from its variables; an error when it is neither. */
 export function detectContext(env: Env): CiContext {
   if (set(env.GITHUB_ACTIONS) === "true") return github(env);

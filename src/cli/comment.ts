@@ -3,7 +3,8 @@
  * merge-request (GitLab) comment, found again by its hidden marker and updated in place on
  * every run (`--key` for several config directories in one repository); `--outcome` adds
  * how the apply after merge went. The markdown also goes to $GITHUB_STEP_SUMMARY. Without a
- * token that can comment (a pull request from a fork) it says so and exits 0; a platform
+ * token that can comment (a pull request from a fork, or outside CI: then the markdown goes
+ * to stdout) it says so and exits 0; a platform
  * that refuses exits 1 with its message. The platform code lives in src/ci.
  */
 import { appendFileSync } from "node:fs";
@@ -77,7 +78,7 @@ Examples:
       const [
         { readSavedPlan },
         { renderMarkdown },
-        { detectContext, requestWord },
+        { detectContext, inCi, localContext, requestWord },
         ci,
         out,
         sticky,
@@ -93,7 +94,8 @@ Examples:
       // a value cut to fit (`ghp_abc…`) cannot show part of a token.
       const plan = redactValue(readSavedPlan(file));
       const result = o.outcome !== undefined ? out.readOutcome(o.outcome) : undefined;
-      const ctx = detectContext(process.env);
+      // Outside CI the plan goes to stdout, as the help says (exit 0).
+      const ctx = inCi(process.env) ? detectContext(process.env) : localContext();
       const marker = sticky.planMarker(o.key);
       const outcome = result ? out.outcomeLine(result, ctx.run) : undefined;
       const hint =

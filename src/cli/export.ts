@@ -132,7 +132,12 @@ Examples:
       } finally {
         await connection.close();
       }
-      writeExport(out, result.files, force);
+      const wrote = writeExport(out, result.files, force, { gitignore: true });
+      // The .gitignore for .phctl/ (written, or one there already ignores it).
+      const files = [
+        ...result.files.map((f) => ({ path: f.path, holds: f.holds, names: f.names })),
+        ...(wrote.gitignore ? [{ path: ".gitignore", holds: "gitignore", names: [] }] : []),
+      ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const w of result.warnings)
         process.stderr.write(`phctl: warning: ${escapeHiddenLines(w)}\n`);
       if (o.format === "json") {
@@ -140,7 +145,7 @@ Examples:
           organization: result.organization,
           parentOrganization: result.parent,
           out,
-          files: result.files.map((f) => ({ path: f.path, holds: f.holds, names: f.names })),
+          files,
           counts: result.counts,
           warnings: result.warnings,
           apiCalls: result.apiCalls,
@@ -155,7 +160,7 @@ Examples:
           ? `${n(organizations)} organization${organizations === 1 ? "" : "s"}, `
           : "") + (defaults > 0 ? `${n(defaults)} Defaults in defaults.yaml, ` : "");
       process.stdout.write(
-        `Exported ${n(users)} users, ${n(teams)} teams and ${n(projects)} projects of ${result.organization} to ${out}/ (${orgs}${n(result.files.length)} files, ${n(result.apiCalls)} API calls).\n` +
+        `Exported ${n(users)} users, ${n(teams)} teams and ${n(projects)} projects of ${result.organization} to ${out}/ (${orgs}${n(files.length)} files, ${n(result.apiCalls)} API calls).\n` +
           `Next: phctl validate ${out} && phctl plan ${out}\n`,
       );
     });

@@ -174,6 +174,16 @@ export async function makeBasePlan(
     };
     const progress = readProgress("plan", "live state", api, cmd.optsWithGlobals());
     const { head, base, before } = await progress.around(reads);
+    // What the objects in scope need (their users, organizations, fork sources) is planned
+    // too: said here with the count the comment's footer gives.
+    const planned = head.plan.scope ?? [];
+    if (scope && planned.length > scope.length) {
+      const asked = new Set(scope);
+      const more = planned.filter((k) => !asked.has(k));
+      note(
+        `planned ${plural(planned.length, "object")}: those and ${plural(more.length, "object")} they need (${firstKeys(more)})`,
+      );
+    }
     const plan = splitByBase(head.plan, base.plan, before?.plan);
     plan.applied = applied.info ?? knownApplied(cmd, state, apiUrl);
     // Exceptions the change grants or extends: called out at the top of the comment.

@@ -107,7 +107,7 @@ export interface ReviewComparison {
  * do less than was reviewed (a re-run after part of it was applied, or someone made the
  * change by hand): those are `inPlace`. It may not do anything else, nor send other values:
  * those are `differences`, one line each naming the key and, for updates, the field with
- * both values. `owed` keys (side effects an earlier apply still owes) are not differences.
+ * its live value and the values reviewed and to be set. `owed` keys (side effects an earlier apply still owes) are not differences.
  */
 export function compareReviewed(
   reviewed: readonly PlanEntry[],
@@ -137,10 +137,15 @@ export function compareReviewed(
       continue;
     }
     const moved: string[] = [];
+    // The live value too: "now X" alone read as if X were live, when it is what apply sets.
+    const live = (f: string) => `live ${show(c.before?.[f])}`;
     for (const [f, v] of Object.entries(c.after ?? {})) {
-      if (!r.after || !(f in r.after)) moved.push(`${f} not reviewed (now ${show(v)})`);
+      if (!r.after || !(f in r.after))
+        moved.push(`${f} not reviewed (${live(f)}, apply would set ${show(v)})`);
       else if (!same(r.after[f], v))
-        moved.push(`${f} reviewed ${show(r.after[f])}, now ${show(v)}`);
+        moved.push(
+          `${f} reviewed ${show(r.after[f])}, apply would now set ${show(v)} (${live(f)})`,
+        );
       else if (r.before && f in r.before && !same(r.before[f], c.before?.[f]))
         // The same new value, but over another live value than the reviewer saw change.
         moved.push(

@@ -5,10 +5,16 @@
  * top-level entry export writes (phctl.yaml, users.yaml, teams.yaml, defaults.yaml, projects/ or
  * projects.yaml, schemas/) replaces the one there; anything else in the directory (.git, a
  * README) is left alone.
+ *
+ * `gitignore` (export): the directory also gets a `.gitignore` for `.phctl/`, where phctl keeps
+ * its state beside phctl.yaml (the embedded server's database, the apply journal and its lock,
+ * the drift state), which is never committed. A `.gitignore` already there keeps its lines and
+ * gets the one it lacks.
  */
 import {
   existsSync,
   mkdirSync,
+  readFileSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -43,16 +49,35 @@ const ioError = (what: string, e: unknown) =>
     { cause: e },
   );
 
-/** Write `files` under `dir` (see the module comment). */
+/** The `.gitignore` export writes. */
+export const GITIGNORE = ".gitignore";
+const IGNORE_STATE = `# phctl's state beside phctl.yaml (the embedded server's database, the apply journal and its
+# lock, the drift state): keep it between CI runs with the CI cache, never commit it.
+.phctl/
+`;
+
+/** The `.gitignore` to write over `existing` (undefined: none), or undefined if it ignores `.phctl/` already. */
+export function gitignoreText(existing: string | undefined): string | undefined {
+  if (existing === undefined) return IGNORE_STATE;
+  if (existing.split(/\r?\n/).some((l) => /^\/?\.phctl\/?\s*$/.test(l))) return undefined;
+  return `${existing}${existing === "" || existing.endsWith("\n") ? "" : "\n"}${IGNORE_STATE}`;
+}
+
+/**
+ * Write `files` under `dir` (see the module comment); with `gitignore`, the `.gitignore` too.
+ * Returns whether a `.gitignore` was written.
+ */
 export function writeExport(
   dir: string,
   files: readonly Pick<ExportFile, "path" | "text">[],
   force: boolean,
-): void {
+  o: { gitignore?: boolean } = {},
+): { gitignore: boolean } {
   checkTarget(dir, force);
   const target = resolve(dir);
   const parent = dirname(target);
   const stage = join(parent, `.${basename(target)}.phctl-export-${process.pid}`);
+  let gitignore = false;
   try {
     mkdirSync(parent, { recursive: true });
     rmSync(stage, { recursive: true, force: true });
@@ -62,6 +87,14 @@ export function writeExport(
       // The documents were masked value by value (index.ts); this catches anything else.
       writeFileSync(file, redact(f.text));
     }
+    if (o.gitignore) {
+      const there = join(target, GITIGNORE);
+      const text = gitignoreText(existsSync(there) ? readFileSync(there, "utf8") : undefined);
+      if (text !== undefined) {
+        writeFileSync(join(stage, GITIGNORE), text);
+        gitignore = true;
+      }
+    }
   } catch (e) {
     rmSync(stage, { recursive: true, force: true });
     throw ioError(dir, e);
@@ -69,12 +102,12 @@ export function writeExport(
   try {
     if (!existsSync(target)) {
       renameSync(stage, target);
-      return;
+      return { gitignore };
     }
     if (readdirSync(target).length === 0) {
       rmSync(target, { recursive: true });
       renameSync(stage, target);
-      return;
+      return { gitignore };
     }
     // Forced into a non-empty directory: swap each top-level entry, old ones removed last.
     const aside: string[] = [];
@@ -92,4 +125,5 @@ export function writeExport(
   } catch (e) {
     throw ioError(dir, e);
   }
+  return { gitignore };
 }

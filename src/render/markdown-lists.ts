@@ -177,8 +177,21 @@ export function sectionsPart(plan: Plan, artifact: string, request = "pull reque
   }
   const n = (k: number) => k.toLocaleString("en-US");
   const of = ` of the ${n(cud.length)} to apply`;
+  // An update can hold fields of several origins: each section after the first says how
+  // many of its entries a section above lists too, so the counts add up to those to apply.
   const mine = new Set(by.change.map(([e]) => e.key));
-  const both = by.drift.filter(([e]) => mine.has(e.key)).length;
+  const earlier = new Set([...mine, ...by.unapplied.map(([e]) => e.key)]);
+  const also = (list: [PlanEntry, string[]][], seen: ReadonlySet<string>) =>
+    list.filter(([e]) => seen.has(e.key)).length;
+  const mergedAlso = also(by.unapplied, mine);
+  const driftAlso = also(by.drift, earlier);
+  // Drift over entries of this change only is said as before; else "listed above".
+  const driftAbove =
+    driftAlso === 0
+      ? ""
+      : driftAlso === also(by.drift, mine)
+        ? ` (${n(driftAlso)} also changed in this ${request})`
+        : ` (${n(driftAlso)} also listed above)`;
   return joinParts([
     sectionPart(
       `Changes in this ${request}`,
@@ -196,14 +209,14 @@ export function sectionsPart(plan: Plan, artifact: string, request = "pull reque
           by.unapplied,
           artifact,
           undefined,
-          `${n(by.unapplied.length)}${of}`,
+          `${n(by.unapplied.length)}${of}${mergedAlso > 0 ? ` (${n(mergedAlso)} also changed in this ${request})` : ""}`,
         ),
     sectionPart(
       "Drift already present (apply will also revert it)",
       by.drift,
       artifact,
       plan.scope ? "None in what this change touches." : "None.",
-      `${n(by.drift.length)}${of}${both > 0 ? ` (${n(both)} also changed in this ${request})` : ""}`,
+      `${n(by.drift.length)}${of}${driftAbove}`,
     ),
     unknown,
   ]);

@@ -71,6 +71,9 @@ function tableLabel(g: Group): string {
   return g.slug === undefined ? mdText(g.name) : codeSpan(visibleText(shorten(g.slug, 36)), true);
 }
 
+/** How many unmanaged objects the summary names (it is always shown whole). */
+const UNMANAGED_NAMED = 10;
+
 /**
  * The summary: a table of counts per project and kind (the largest projects by name, the
  * others counted together), each row with its total and a total row that adds up to the
@@ -108,8 +111,13 @@ export function countsTable(plan: Plan): string {
   const unmanaged = plan.unmanaged.length;
   if (unmanaged > 0) {
     if (out.length > 0) out.push("");
+    // Named (the first few): a removed Team manifest leaves its team here, never deleted.
+    const named = plan.unmanaged
+      .slice(0, UNMANAGED_NAMED)
+      .map((u) => codeSpan(visibleText(shorten(u.key, 80)), true));
+    const more = unmanaged - named.length;
     out.push(
-      `${plural(unmanaged, "live object")} ${unmanaged === 1 ? "is" : "are"} not managed by any manifest (never touched).`,
+      `${plural(unmanaged, "live object")} ${unmanaged === 1 ? "is" : "are"} not managed by any manifest (never touched): ${named.join(", ")}${more > 0 ? `, …and ${formatCount(more)} more` : ""}.`,
     );
   }
   return out.join("\n");
@@ -141,7 +149,7 @@ export function footerLine(plan: Plan, f: Footer = {}): string {
   if (plan.applied?.commit) parts.push(`last applied ${sha(plan.applied.commit)}`);
   if (plan.scope)
     parts.push(
-      `scoped to the ${plural(plan.scope.length, "object")} the change touches${plan.applied?.known ? " or merged earlier and not applied" : ""}`,
+      `scoped to ${plural(plan.scope.length, "object")}: what the change touches${plan.applied?.known ? " or merged earlier and not applied" : ""}, and what those need`,
     );
   if (plan.phctlVersion) parts.push(`phctl ${mdText(shorten(plan.phctlVersion, 40))}`);
   if (f.runUrl) parts.push(`[CI run](${linkTarget(shorten(f.runUrl, 500))})`);

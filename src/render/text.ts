@@ -236,9 +236,13 @@ export function renderText(plan: Plan, opts: TextOptions = {}): string {
         );
       out.push("");
     } else {
+      // The first few by name (a removed Team manifest leaves its team here, never deleted).
+      const n = plan.unmanaged.length;
+      const named = plan.unmanaged.slice(0, 5).map((u) => visibleText(u.key));
+      const rest = n > named.length ? `, …and ${formatCount(n - named.length)} more` : "";
       out.push(
         ...title(
-          `${plural(plan.unmanaged.length, "live object")} ${plan.unmanaged.length === 1 ? "is" : "are"} not managed by any manifest (phctl plan --verbose lists them).`,
+          `${plural(n, "live object")} ${n === 1 ? "is" : "are"} not managed by any manifest: ${named.join(", ")}${rest} (--verbose lists them).`,
           opts,
           style.dim,
         ),

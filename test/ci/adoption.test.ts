@@ -5,10 +5,11 @@
  * phctl's state (`.phctl/`, wherever it sits) out of commits.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"; // prettier-ignore
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"; // prettier-ignore
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { copyExamples } from "../helpers/examples.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)$/gm;
@@ -25,7 +26,7 @@ function yamlFiles(dir: string): string[] {
 function copied(): string {
   const copy = join(mkdtempSync(join(tmpdir(), "phctl-adopt-")), "infra", "config");
   mkdirSync(dirname(copy), { recursive: true });
-  cpSync(join(ROOT, "examples"), copy, { recursive: true });
+  copyExamples(copy);
   return copy;
 }
 

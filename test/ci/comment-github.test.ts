@@ -2,13 +2,14 @@
  * `phctl comment` on GitHub, end to end: the built CLI against the fake GitHub on loopback
  * (GITHUB_API_URL), with the event file and step summary GitHub Actions would give it.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { samplePlan } from "../fixtures/sample-plan.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { startServer, TOKENS } from "../helpers/server.js";
 import { bigPlan, prEvent, recorder, tempDir, writeJson } from "./helpers.js";
+import { copyExamples } from "../helpers/examples.js";
 
 const REPO = "acme/config";
 const MARKER = "<!-- phctl:plan key=default -->";
@@ -148,7 +149,7 @@ describe.concurrent("what goes in the comment", () => {
   it("publishes a plan saved by `phctl plan --out` against the reference server", async () => {
     const t = await startServer();
     try {
-      cpSync("examples", join(dir, "examples"), { recursive: true });
+      copyExamples(join(dir, "examples"));
       const env0 = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
       const made = await run(["plan", "examples", "--out", "real.json"], env0, dir);
       expect(made.code, made.stderr).toBe(0);

@@ -10,13 +10,14 @@
  *   checkout; phctl of PHCTL_VERSION already on the PATH (the image) installs nothing.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"; // prettier-ignore
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"; // prettier-ignore
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { copyExamples } from "../helpers/examples.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const ci = parse(readFileSync(join(ROOT, "examples/.gitlab-ci.yml"), "utf8"));
@@ -80,7 +81,7 @@ esac`,
 
 describe("the plan job, run again in the same checkout (a reused shell runner)", () => {
   const origin = fresh("origin");
-  cpSync(join(ROOT, "examples"), origin, { recursive: true });
+  copyExamples(origin);
   git(origin, "init", "-q", "-b", "main");
   git(origin, "add", "-A");
   git(origin, "commit", "-qm", "base");
@@ -158,7 +159,7 @@ esac`,
 
 describe("the plan job of a change a policy denies", () => {
   const origin = fresh("origin");
-  cpSync(join(ROOT, "examples"), origin, { recursive: true });
+  copyExamples(origin);
   git(origin, "init", "-q", "-b", "main");
   git(origin, "add", "-A");
   git(origin, "commit", "-qm", "base");

@@ -7,7 +7,6 @@
  */
 import { execFileSync } from "node:child_process";
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -22,6 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { MAIN } from "../helpers/cli.js";
 import { runJob, type JobRun } from "./gha-runner.js";
 import type { Value } from "./gha-expr.js";
+import { copyExamples } from "../helpers/examples.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const REPO = "acme/config";
@@ -46,7 +46,7 @@ export interface ConfigRepo {
 export function configRepo(apiUrl: string): ConfigRepo {
   const tmp = mkdtempSync(join(tmpdir(), "phctl-workflow-"));
   const seed = join(tmp, "seed");
-  cpSync(join(ROOT, "examples"), seed, { recursive: true });
+  copyExamples(seed);
   const wfDir = join(seed, ".github/workflows");
   for (const f of readdirSync(wfDir)) {
     const text = readFileSync(join(wfDir, f), "utf8");

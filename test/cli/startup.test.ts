@@ -7,7 +7,6 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import {
-  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -21,6 +20,7 @@ import { join, resolve } from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandOf, COMMAND_NAMES } from "../../src/cli/program.js";
+import { copyExamples } from "../helpers/examples.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -111,7 +111,7 @@ describe("the bundled CLI", () => {
     });
     // plan on the embedded server: the plan bundle, the vendor bundles, the server's.
     const work = mkdtempSync(join(tmpdir(), "phctl-cached-plan-"));
-    cpSync(join(ROOT, "examples"), work, { recursive: true });
+    copyExamples(work);
     const plan = await loadedBy(["plan", "."], work);
     rmSync(work, { recursive: true, force: true });
     expect(Object.fromEntries(plan)).toEqual({

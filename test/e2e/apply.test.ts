@@ -6,16 +6,15 @@
  * request log and store.
  */
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/engine/journal.js";
 import type { RequestLogEntry } from "../../src/server/app.js";
 import { MAIN, phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 /** util-linux `script` gives the CLI a terminal (for the confirmation prompt). */
 const hasScript = (() => {
@@ -49,7 +48,7 @@ function onTerminal(args: string[], env: Record<string, string>, cwd: string, in
 /** A temporary config repository: a copy of the examples. */
 function workdir(): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-apply-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   return dir;
 }
 

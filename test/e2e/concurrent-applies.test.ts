@@ -14,16 +14,15 @@
  */
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { phctl, type Run } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 function workdir(): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-concurrent-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   return dir;
 }
 

@@ -9,14 +9,14 @@
  *   the working directory: a plan from inside the config sees what an apply from the
  *   repository root did, and the first line about the embedded server says where it is.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/engine/journal.js";
 import { phctl } from "../helpers/cli.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = join(import.meta.dirname, "../../examples");
 const tmp = mkdtempSync(join(tmpdir(), "phctl-config-root-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -24,7 +24,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function repository(name: string): string {
   const root = join(tmp, name);
   mkdirSync(root);
-  cpSync(EXAMPLES, join(root, "config"), { recursive: true });
+  copyExamples(join(root, "config"));
   writeFileSync(join(root, "action.yml"), "name: not a manifest\nruns: { using: composite }\n");
   return root;
 }

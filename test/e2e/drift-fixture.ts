@@ -4,18 +4,17 @@
  * (and undo it), and a webhook receiver on 127.0.0.1 that keeps every message and can be
  * told to fail.
  */
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { ApiClient } from "../../src/api/client.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { populate } from "../helpers/populate.js";
 import type { ServerOptions } from "../../src/server/options.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 export interface Converged {
   t: TestServer;
@@ -33,7 +32,7 @@ export async function converged(options: ServerOptions = {}): Promise<Converged>
   const t = await startServer(options);
   const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   const dir = mkdtempSync(join(tmpdir(), "phctl-drift-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   const { state } = await loadManifests([join(dir, "examples")]);
   await populate(api, state!);
   await api.close();

@@ -4,7 +4,6 @@
  * reference server on loopback.
  */
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -19,6 +18,7 @@ import type { Plan } from "../../src/engine/plan.js";
 import type { Explanation } from "../../src/layers/explain.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
 let t: TestServer;
 let dir: string;
@@ -26,7 +26,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   t = await startServer();
   dir = mkdtempSync(join(tmpdir(), "phctl-explain-"));
-  cpSync("examples", join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
 });
 afterAll(() => t.close());

@@ -41,6 +41,7 @@ describe("phctl export", () => {
     expect(r.stdout).toMatch(/Exported 4 users, 2 teams and 4 projects of acme to config\//);
     expect(writes().length).toBe(before); // export never writes to the service
     expect(readdirSync(join(dir, "config")).sort()).toEqual([
+      ".gitignore",
       "organizations.yaml",
       "phctl.yaml",
       "projects",
@@ -54,6 +55,11 @@ describe("phctl export", () => {
       "secret-sauce.yaml",
       "trusted-firmware-a.yaml",
     ]);
+
+    // The state a plan or apply keeps beside phctl.yaml is never committed.
+    expect(readFileSync(join(dir, "config", ".gitignore"), "utf8").split("\n")).toContain(
+      ".phctl/",
+    );
 
     const v = await phctl(["validate", "config"], env, dir);
     expect(v.stderr).toBe("");
@@ -97,6 +103,7 @@ describe("phctl export", () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.files.map((f: { path: string }) => f.path)).toEqual([
+      ".gitignore",
       "organizations.yaml",
       "phctl.yaml",
       "projects.yaml",

@@ -10,22 +10,21 @@
  *   apply is writing, and started again on the same port and file: the same apply process
  *   waits it out and exits 0, and the plan is then empty.
  */
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { acceptedPosts, duplicateJobs } from "../../bench/crash-checks.js";
 import { freePort, requestLog, startServe, type Served } from "../../bench/trials.js";
 import type { StoredJob } from "../../bench/trials.js";
 import { phctl, type Run } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 /** A temporary config repository: a copy of the examples. */
 function workdir(): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-faults-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   return dir;
 }
 

@@ -10,14 +10,14 @@
  *   this host, an earlier boot of this host, and a copy restored from another runner's CI cache
  *   (the GitLab template's old cache of `.phctl/` handed the lock of a killed job on).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const LOCK = "examples/.phctl/journal.jsonl.lock";
 const JOB = "https://gitlab.example.org/acme/infra/-/jobs/991";
 
@@ -33,7 +33,7 @@ const writes = () => t.server.requestLog.filter((e) => e.method !== "GET").lengt
 /** A copy of the examples with `holder` as the lock of their journal. */
 function withLock(holder: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-lock-e2e-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   mkdirSync(join(dir, "examples/.phctl"));
   writeFileSync(
     join(dir, LOCK),

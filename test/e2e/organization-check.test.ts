@@ -4,14 +4,13 @@
  * organization list — one line naming both organizations and what to change, exit 1, no
  * write — and export of an organization the token does not see says whose token it is.
  */
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 describe("a token of another organization than phctl.yaml's", () => {
   let t: TestServer;
@@ -19,7 +18,7 @@ describe("a token of another organization than phctl.yaml's", () => {
   beforeAll(async () => {
     t = await startServer();
     dir = mkdtempSync(join(tmpdir(), "phctl-org-check-"));
-    cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+    copyExamples(join(dir, "examples"));
   });
   afterAll(async () => t.close());
   // examples/phctl.yaml says organization: acme; this token's parent organization is globex.

@@ -9,9 +9,9 @@
  * times over, before the outage deadline even started — 100 s for a 2 s timeout.)
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   silentServer,
@@ -22,8 +22,8 @@ import {
 import { seed } from "../../src/server/seed.js";
 import { MAIN } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 /** Seconds a command may take past its --outage-timeout (start-up, a loaded machine). */
 const SLACK_S = 5;
 const TOKEN = { secret: "outage-hang-token-5e2a91", role: "system-admin", parentOrganization: "acme" } as const; // prettier-ignore
@@ -61,7 +61,7 @@ function run(args: string[], env: Record<string, string>, cwd: string, killS = 6
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "phctl-outage-hang-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
 });
 
 describe("a service that hangs", () => {
@@ -177,7 +177,7 @@ describe("a service that swallows requests for 3 s, then answers again", () => {
 
   it("apply --outage-timeout 8s waits it out: exit 0, well before the swallowed requests' 30 s timeout", async () => {
     const work = mkdtempSync(join(tmpdir(), "phctl-outage-swallow-"));
-    cpSync(EXAMPLES, join(work, "examples"), { recursive: true });
+    copyExamples(join(work, "examples"));
     const env = { PHCTL_API_URL: proxy.url, PHCTL_TOKEN: TOKENS.admin.secret };
     const applying = run(["apply", "examples", "--auto-approve", "--outage-timeout", "8s"], env, work); // prettier-ignore
     // Swallow once the apply is under way (its first reads answered).

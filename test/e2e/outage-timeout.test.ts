@@ -4,15 +4,15 @@
  * deadline it was given — exit 1 and the outage line — instead of waiting out the default
  * 2 minutes; phctl.yaml's `outageTimeout:` does the same without the flag.
  */
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { phctl } from "../helpers/cli.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 // The time it says is the time measured since the last answer: on a loaded machine the
 // deadline's timer may fire a little late, and the line then says so (1.1 s, 1.2 s).
 const GAVE_UP =
@@ -40,7 +40,7 @@ beforeAll(async () => {
   url = await deadUrl();
   // The examples' phctl.yaml says outageTimeout: 2m: the flag wins over it.
   dir = mkdtempSync(join(tmpdir(), "phctl-outage-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
 });
 
 describe("--outage-timeout", () => {

@@ -14,6 +14,7 @@ import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
 let t: TestServer;
 let dir: string;
@@ -42,7 +43,7 @@ const EXCEPTION = `  exceptions:
 beforeAll(async () => {
   t = await startServer();
   dir = mkdtempSync(join(tmpdir(), "phctl-policy-pr-"));
-  cpSync("examples", join(dir, "base"), { recursive: true });
+  copyExamples(join(dir, "base"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret, PHCTL_NOW: "2026-11-28" };
   const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   await populate(api, (await loadManifests([join(dir, "base")])).state!);

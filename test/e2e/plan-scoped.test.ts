@@ -16,6 +16,7 @@ import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
 let t: TestServer;
 let api: ApiClient;
@@ -33,8 +34,8 @@ beforeAll(async () => {
   t = await startServer({ requestLog: true });
   api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-scoped-"));
-  cpSync("examples", join(dir, "base"), { recursive: true });
-  cpSync("examples", join(dir, "head"), { recursive: true });
+  copyExamples(join(dir, "base"));
+  copyExamples(join(dir, "head"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
   await populate(api, (await loadManifests([join(dir, "base")])).state!);
   // The change: ci-tools' description, and one repository more.

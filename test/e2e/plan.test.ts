@@ -2,7 +2,7 @@
  * `phctl plan` and `phctl drift` end to end: the built CLI against the reference server on
  * loopback, with the examples as the config repository.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -12,6 +12,7 @@ import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
 let t: TestServer;
 let api: ApiClient;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   t = await startServer();
   api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-plan-"));
-  cpSync("examples", join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
 });
 afterAll(async () => {

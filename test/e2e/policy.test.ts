@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { phctl } from "../helpers/cli.js";
+import { copyExamples } from "../helpers/examples.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const tmp = mkdtempSync(join(tmpdir(), "phctl-policy-"));
@@ -18,7 +19,7 @@ const env = { PHCTL_NOW: "2026-06-01" };
 
 function config(name: string, files: Record<string, string>): string {
   const dir = join(tmp, name);
-  cpSync(join(ROOT, "examples"), dir, { recursive: true });
+  copyExamples(dir);
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
   return dir;
 }

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadApiProfile } from "../../src/api/profile-load.js";
 import { MAIN, phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
 const PROFILE = "test/fixtures/api-profiles/shaped.yaml";
 
@@ -27,7 +28,7 @@ let profile: string;
 beforeAll(async () => {
   t = await startServer({ apiProfile: loadApiProfile(PROFILE) });
   dir = mkdtempSync(join(tmpdir(), "phctl-profile-"));
-  cpSync("examples", join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   profile = join(dir, "shaped.yaml");
   cpSync(PROFILE, profile);
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };

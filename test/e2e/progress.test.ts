@@ -3,16 +3,15 @@
  * on stderr, one per line (read-started … read-done with the objects read, the calls and
  * the time), stdout unchanged; without a terminal and without either, nothing on stderr.
  */
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../src/server/seed.js";
 import { richOrganization } from "../export/fixtures.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 let t: TestServer;
 let dir: string;
@@ -21,7 +20,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   t = await startServer();
   dir = mkdtempSync(join(tmpdir(), "phctl-progress-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
 });
 afterAll(() => t.close());

@@ -6,16 +6,16 @@
  * action listed once, the summary at the end.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIN } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 import { stripAnsi } from "../../src/render/width.js";
 import { replay } from "../render/terminal-model.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const COLUMNS = 60;
 const ERASE = "\u001b\\[2K";
 
@@ -59,7 +59,7 @@ describe("apply in a 60-column terminal", () => {
     // Queued jobs take a while: the live line is redrawn many times while they run.
     t = await startServer({ latencyMs: 10, queueDelayMs: 250 });
     dir = mkdtempSync(join(tmpdir(), "phctl-pty-"));
-    cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+    copyExamples(join(dir, "examples"));
   });
   afterAll(() => t.close());
 

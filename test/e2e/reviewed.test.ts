@@ -3,15 +3,15 @@
  * merge carries out what was reviewed on the pull request, refuses anything else with
  * nothing sent, is safe to run again, and always writes its --result.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../../src/server/app.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const writes = (log: readonly RequestLogEntry[]) => log.filter((e) => e.method !== "GET");
 
 function edit(file: string, from: string | RegExp, to: string): void {
@@ -31,7 +31,7 @@ describe("apply --reviewed", () => {
     t = await startServer({ requestLog: true });
     env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
     dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-"));
-    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    copyExamples(join(dir, "config"));
     const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
     expect(first.code, first.stderr).toBe(0);
   });
@@ -84,13 +84,15 @@ describe("apply --reviewed", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/differs from the one reviewed on the pull request/);
     expect(run.stderr).toContain("project/ci-tools");
-    expect(run.stderr).toContain('title not reviewed (now "Other title")');
+    expect(run.stderr).toContain(
+      'title not reviewed (live "CI tooling", apply would set "Other title")',
+    );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(writes(t.server.requestLog)).toHaveLength(before);
     const r = result();
     expect(r.status).toBe("refused");
     expect(r.differences).toEqual([
-      'update project/ci-tools: title not reviewed (now "Other title")',
+      'update project/ci-tools: title not reviewed (live "CI tooling", apply would set "Other title")',
     ]);
   });
 
@@ -105,7 +107,7 @@ describe("apply --reviewed", () => {
     const run = await phctl(["apply", "config", "--reviewed", "reviewed.json"], env, dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      'description reviewed "Reviewed description", now "Merged description"',
+      'description reviewed "Reviewed description", apply would now set "Merged description" (live "Shared continuous-integration tooling")',
     );
   });
 
@@ -158,7 +160,7 @@ describe("apply --reviewed of a plan that nothing moved (issue 27, defect 1)", (
     t = await startServer();
     env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
     dir = mkdtempSync(join(tmpdir(), "phctl-reviewed-same-"));
-    cpSync(EXAMPLES, join(dir, "config"), { recursive: true });
+    copyExamples(join(dir, "config"));
     const first = await phctl(["apply", "config", "--auto-approve"], env, dir);
     expect(first.code, first.stderr).toBe(0);
   });

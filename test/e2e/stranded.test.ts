@@ -8,13 +8,13 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/engine/plan.js";
 import { phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 let t: TestServer;
 let dir: string;
 let env: Record<string, string>;
@@ -47,7 +47,7 @@ beforeAll(async () => {
   t = await startServer({ requestLog: true });
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
   dir = mkdtempSync(join(tmpdir(), "phctl-stranded-"));
-  cpSync(EXAMPLES, join(dir, "c0"), { recursive: true });
+  copyExamples(join(dir, "c0"));
 });
 afterAll(() => t?.close());
 

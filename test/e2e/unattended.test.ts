@@ -15,19 +15,18 @@ import {
   writeFileSync,
 } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/engine/journal.js";
 import type { RequestLogEntry } from "../../src/server/app.js";
 import { MAIN, phctl } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
-
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
+import { copyExamples } from "../helpers/examples.js";
 
 /** A temporary directory holding a copy of the examples as `<name>/`. */
 function workdir(name = "examples"): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-unattended-"));
-  cpSync(EXAMPLES, join(dir, name), { recursive: true });
+  copyExamples(join(dir, name));
   return dir;
 }
 
@@ -96,7 +95,7 @@ describe("a saved plan is bound to the manifests it was made from", () => {
 
   it("refuses other manifests, naming the file that differs, with zero writes", async () => {
     const { dir } = await planned();
-    cpSync(EXAMPLES, join(dir, "other"), { recursive: true });
+    copyExamples(join(dir, "other"));
     const before = writes(t.server.requestLog).length;
     const r = await phctl(["apply", "plan.json", "other"], envFor(t), dir);
     expect(r.code).toBe(1);

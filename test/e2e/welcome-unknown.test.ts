@@ -7,20 +7,20 @@
  * a person should do, later applies and plans neither send it again nor drop it silently, and
  * `apply --welcome-sent jdoe` settles it. Each checks the server's outbox and request log.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readJournal } from "../../src/engine/journal.js";
 import { phctl, type Run } from "../helpers/cli.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { copyExamples } from "../helpers/examples.js";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const APPLY = ["apply", "examples", "--auto-approve"];
 
 function workdir(): string {
   const dir = mkdtempSync(join(tmpdir(), "phctl-welcome-"));
-  cpSync(EXAMPLES, join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   return dir;
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LspClient, positionOf, type Position } from "./lsp-client.js";
+import { copyExamples } from "../helpers/examples.js";
 
 /** README's "Editor support" setting: the schemas for a config directory, no modeline needed. */
 const README_SETTING = {
@@ -22,7 +23,7 @@ let lsp: LspClient;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "phctl-lsp-"));
-  cpSync("examples", join(dir, "examples"), { recursive: true });
+  copyExamples(join(dir, "examples"));
   cpSync("schemas", join(dir, "schemas"), {
     recursive: true,
     filter: (f) => !/\.(yaml|cjs)$/.test(f),

@@ -116,7 +116,7 @@ describe("compareReviewed", () => {
     const reviewed = [update("project/a", { title: ["x", "y"] })];
     const other = [update("project/a", { title: ["x", "z"], description: [null, "d"] })];
     expect(compareReviewed(reviewed, other).differences).toEqual([
-      'update project/a: title reviewed "y", now "z"; description not reviewed (now "d")',
+      'update project/a: title reviewed "y", apply would now set "z" (live "x"); description not reviewed (live null, apply would set "d")',
     ]);
     expect(compareReviewed(reviewed, other, new Set(["project/a"])).differences).toHaveLength(1);
   });

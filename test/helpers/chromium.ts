@@ -1,18 +1,20 @@
 /**
- * Debian's Chromium driven by playwright-core, for the tests that look at the HTML report in
- * a real browser. Never a browser download (`playwright install` is not used): the machine's
- * /usr/bin/chromium (PHCTL_CHROMIUM overrides), headless, sandbox and GPU off (CI runs as
+ * The machine's Chromium (or Chrome) driven by playwright-core, for the tests that look at the HTML report in
+ * a real browser. Never a browser download (`playwright install` is not used): the one
+ * already installed, wherever it is (test/helpers/find-chromium.ts; PHCTL_CHROMIUM
+ * overrides), headless, sandbox and GPU off (CI runs as
  * root in a container), its own background traffic off, a fresh profile per launch. A
  * missing browser is a failure that says how to install it, not a skip: a skipped browser
  * test looks green and checks nothing.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
+import { chromiumMissingText, findChromium } from "./find-chromium.js";
 
-/** Where the browser is. */
-export const CHROMIUM = process.env.PHCTL_CHROMIUM || "/usr/bin/chromium";
+/** Where the browser is (undefined: none found; `chromiumMissing()` says how to get one). */
+export const CHROMIUM = findChromium().path;
 
 /** The flags: headless, no sandbox (root in CI), and nothing that reaches out on its own. */
 export const CHROMIUM_FLAGS = [
@@ -27,10 +29,8 @@ export const CHROMIUM_FLAGS = [
 ];
 
 /** Why the browser tests cannot run, or null when they can. */
-export function chromiumMissing(path = CHROMIUM): string | null {
-  return existsSync(path)
-    ? null
-    : `Chromium is not installed at ${path}: install it with \`apt-get update && apt-get install -y chromium\` (Debian; .ci/run does this when it is missing), or set PHCTL_CHROMIUM to a Chromium binary`;
+export function chromiumMissing(): string | null {
+  return chromiumMissingText();
 }
 
 /** A browser with a fresh profile; `close()` ends it and removes the profile. */
@@ -40,7 +40,7 @@ export async function launchChromium(o: {
   colorScheme?: "light" | "dark";
 }): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const missing = chromiumMissing();
-  if (missing) throw new Error(missing);
+  if (missing || CHROMIUM === undefined) throw new Error(missing ?? "no Chromium");
   const profile = mkdtempSync(join(tmpdir(), "phctl-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
