@@ -58,8 +58,8 @@ export function followUpBody(i: FollowUpInput): string {
   const failures = failureList(i.outcome);
   const branch = `phctl-carry-${i.commit?.slice(0, 7) ?? "changes"}`;
   const rerun = gh
-    ? `Re-run the apply job of ${runRef(i.run)} ("Re-run failed jobs")`
-    : `Retry the \`phctl-apply\` job of ${runRef(i.run)}`;
+    ? `re-run the apply job of ${runRef(i.run)} ("Re-run failed jobs")`
+    : `retry the \`phctl-apply\` job of ${runRef(i.run)}`;
   return [
     followUpMarker(i.key),
     `The apply of ${short(i.commit)}${from} did not finish: ${outcomeLine(i.outcome, i.run)}`,
@@ -81,7 +81,7 @@ export function followUpBody(i: FollowUpInput): string {
     "",
     `   Its plan shows the waiting changes under "Merged but not applied" (fix the manifests on the branch first if the service refused a value); once reviewed and merged, its apply carries them.`,
     "",
-    `Not by hand: an apply outside review is what this kit exists to prevent. phctl updates this issue after every apply${i.key === "default" ? "" : ` of key \`${i.key}\``} that does not finish and closes it when one applies everything.`,
+    `Both ways stay reviewed: no apply by hand is needed. phctl updates this issue after every apply${i.key === "default" ? "" : ` of key \`${i.key}\``} that does not finish and closes it when one applies everything.`,
   ].join("\n");
 }
 
