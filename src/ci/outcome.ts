@@ -51,6 +51,33 @@ const inline = (s: string, max = 300): string => {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** At most this many failed objects are listed in the comment (the artifact has them all). */
+const LISTED = 20;
+
+/**
+ * The failed objects under the outcome line, one bullet each: the object, its error and what
+ * to do next ("" when none failed).
+ */
+export function failureList(o: ApplyOutcome): string {
+  const all = o.failures ?? [];
+  if (all.length === 0) return "";
+  const items = all
+    .slice(0, LISTED)
+    .map((f) => `- ${inline(`${f.action} ${f.key}`, 160)}: ${inline(f.error)} — **next:** ${inline(f.next)}`); // prettier-ignore
+  const more = Math.max(all.length, o.failed) - items.length;
+  if (more > 0) items.push(`- … and ${plural(more, "more failed object")} (the apply job's log lists them)`); // prettier-ignore
+  return items.join("\n");
+}
+
+/**
+ * How the apply went, for the comment under the verdict: the outcome line, then each failed
+ * object with its error and next step. `run` links to the apply job.
+ */
+export function outcomeText(o: ApplyOutcome, run?: { label: string; url?: string }): string {
+  const list = failureList(o);
+  return list ? `${outcomeLine(o, run)}\n\n${list}` : outcomeLine(o, run);
+}
+
 /** The outcome line shown under the verdict; `run` links to the apply job. */
 export function outcomeLine(o: ApplyOutcome, run?: { label: string; url?: string }): string {
   const where = run ? (run.url ? ` in [${run.label}](${run.url})` : ` in ${run.label}`) : "";

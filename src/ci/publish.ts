@@ -8,7 +8,13 @@ import { userError } from "../errors.js";
 import { requestWord, type CiContext } from "./platform.js";
 import { CiHttpError } from "./retry.js";
 import { openIssueClient } from "./issues.js";
-import { upsertSticky, type PlatformClient, type StickyResult, type Thread } from "./sticky.js";
+import {
+  markedComments,
+  upsertSticky,
+  type PlatformClient,
+  type StickyResult,
+  type Thread,
+} from "./sticky.js";
 
 /** The platform's client (the issue client: it is the comment client and more). */
 export function openClient(ctx: CiContext, token: string): PlatformClient {
@@ -79,18 +85,26 @@ export interface Published extends StickyResult {
   where: string;
 }
 
-/** Create or update the comment carrying `marker` on the thread the context names. */
+/**
+ * Create or update the comment carrying `marker` on the thread the context names; `body` may
+ * be made from the comment's current body (undefined when there is none yet).
+ */
 export async function publishSticky(
   ctx: CiContext,
   token: string,
-  input: { pr?: number; marker: string; body: string },
+  input: { pr?: number; marker: string; body: string | ((previous?: string) => string) },
 ): Promise<Published> {
   const client = openClient(ctx, token);
   try {
     const thread = await findThread(ctx, client, input.pr);
     const where = client.describe(thread);
     try {
-      return { ...(await upsertSticky(client, thread, input.marker, input.body)), where };
+      const make = input.body;
+      const body =
+        typeof make === "string"
+          ? make
+          : make(markedComments(await client.list(thread), input.marker).at(-1)?.body);
+      return { ...(await upsertSticky(client, thread, input.marker, body)), where };
     } catch (e) {
       throw platformError(ctx, `comment on ${ctx.name} ${where}`, e);
     }

@@ -29,7 +29,13 @@ import { CONCURRENCY, parseNumberFlag } from "./flags.js";
 import { outageTimeoutOption } from "./outage-timeout.js";
 import { prepareSaved, type SavedPlanRun } from "./saved-plan.js";
 import { execute, type ApplyFlags } from "./apply-run.js";
-import { failedResult, newResult, writeResult } from "./apply-result.js";
+import {
+  failedResult,
+  failureLines,
+  keepFailures,
+  newResult,
+  writeResult,
+} from "./apply-result.js";
 import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { readReviewed, type ReviewedPlan } from "./reviewed-plan.js";
 import { checkAppliedFlags, checkAppliedSince, recordApplied } from "./apply-applied.js";
@@ -164,20 +170,34 @@ async function apply(paths: string[], o: ApplyFlags, cmd: Command): Promise<void
   } catch (e) {
     // The apply's own error is what the run ends with; a result file that cannot be
     // written is said on stderr beside it, never in its place.
+    const failed = failedResult(result, e);
     if (o.result)
       try {
-        writeResult(o.result, failedResult(result, e));
+        writeResult(o.result, failed);
       } catch (w) {
         process.stderr.write(`phctl: ${resultNotWritten(w)}\n`);
       }
+    tellCi(failed);
     throw e;
   }
+  tellCi(result);
   if (o.result)
     try {
       writeResult(o.result, result);
     } catch (w) {
       throw userError("RESULT_NOT_WRITTEN", `the apply finished, but ${resultNotWritten(w)}`);
     }
+}
+
+/**
+ * In CI the apply's own output is JSON lines: each failed object is also said for people —
+ * a `::error` annotation on GitHub Actions, a plain line elsewhere — on stderr, masked.
+ */
+function tellCi(result: ApplyOutcome): void {
+  const github = process.env.GITHUB_ACTIONS === "true";
+  if (!github && process.env.CI !== "true") return;
+  const lines = failureLines(result, github);
+  if (lines.length > 0) process.stderr.write(`${lines.join("\n")}\n`);
 }
 
 function resultNotWritten(e: unknown): string {
@@ -244,7 +264,8 @@ async function applyWith(
     width: () => terminalWidth(process.stdout),
     compact: process.stdout.isTTY === true && !json,
   });
-  const ui: ApplyReporter = json ? new JsonReporter(out).event : human.event;
+  // Failed objects are kept for --result and the CI annotations (tellCi).
+  const ui: ApplyReporter = keepFailures(result, json ? new JsonReporter(out).event : human.event);
   const apiUrl = connection.embedded ? "embedded" : connection.apiUrl;
   const journalFile = journalFileOf(o.journal, state);
   const note = (s: string) => process.stderr.write(`phctl: ${s}\n`);

@@ -2,14 +2,18 @@
  * `phctl comment PLAN.json`: publish a saved plan as ONE pull-request (GitHub) or
  * merge-request (GitLab) comment, found again by its hidden marker and updated in place on
  * every run (`--key` for several config directories in one repository); `--outcome` adds
- * how the apply after merge went. The markdown also goes to $GITHUB_STEP_SUMMARY. Without a
- * token that can comment (a pull request from a fork, or outside CI: then the markdown goes
- * to stdout) it says so and exits 0; a platform
- * that refuses exits 1 with its message. The platform code lives in src/ci.
+ * how the apply after merge went (each failed object with its error and next step), and
+ * `--follow-up` keeps the follow-up issue of an apply that did not finish. `--stale ERRORS`
+ * (no plan) marks the comment stale after a plan job that failed. The markdown also goes to
+ * $GITHUB_STEP_SUMMARY. Without a token that can comment (a pull request from a fork, or
+ * outside CI: then the markdown goes to stdout) it says so and exits 0; a platform that
+ * refuses exits 1 with its message. The platform code lives in src/ci.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
+import type { CiContext } from "../ci/platform.js";
+import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { PhctlError, userError } from "../errors.js";
 import { redact, redactValue } from "../secrets.js";
 import { parseNumberFlag } from "./flags.js";
@@ -20,6 +24,8 @@ interface CommentOptions {
   pr?: string;
   outcome?: string;
   artifactHint?: string;
+  stale?: string;
+  followUp?: boolean;
 }
 
 const KEY = /^[A-Za-z0-9._/-]{1,100}$/;
@@ -34,7 +40,7 @@ export function registerComment(program: Command): void {
     .description(
       "publish a saved plan as one pull-request (GitHub) or merge-request (GitLab) comment, updated in place on every run",
     )
-    .argument("<plan>", "the saved plan (phctl plan --out plan.json)")
+    .argument("[plan]", "the saved plan (phctl plan --out plan.json); none with --stale")
     .option(
       "--key <name>",
       "which comment: one per key on a pull request (several config directories)",
@@ -45,6 +51,14 @@ export function registerComment(program: Command): void {
       "the pull/merge request number (default: the CI event's, else the merged one of the commit)",
     )
     .option("--outcome <file>", "the apply result (phctl apply --result FILE): say how it went")
+    .option(
+      "--follow-up",
+      "with --outcome: keep one follow-up issue (label phctl-follow-up) while an apply is refused or fails, closed once one applies everything",
+    )
+    .option(
+      "--stale <errors-file>",
+      "the plan job failed (its error output in this file): mark the comment stale, with the error, keeping the earlier plan below",
+    )
     .option(
       "--artifact-hint <text>",
       "where readers find the whole plan when the comment is cut (default: the plan file in the run's artifacts)",
@@ -64,9 +78,11 @@ step summary (else stdout) and phctl exits 0; a platform that refuses exits 1.
 Examples:
   phctl plan . --base ../base --out plan.json && phctl comment plan.json
   phctl comment plan.json --key infra/prod          # one comment per config directory
-  phctl comment plan.json --outcome result.json     # after merge: the apply's outcome`,
+  phctl comment plan.json --outcome result.json     # after merge: the apply's outcome
+  phctl comment plan.json --outcome result.json --follow-up   # and the follow-up issue
+  phctl comment --stale plan-errors.txt             # the plan job failed: the comment is stale`,
     )
-    .action(async (file: string, o: CommentOptions) => {
+    .action(async (file: string | undefined, o: CommentOptions) => {
       if (!KEY.test(o.key))
         throw userError(
           "BAD_FLAG",
@@ -74,6 +90,15 @@ Examples:
         );
       if (o.pr !== undefined && !/^[1-9]\d{0,9}$/.test(o.pr))
         throw userError("BAD_FLAG", `--pr must be a pull/merge request number (got "${o.pr}")`);
+      if (o.stale !== undefined) {
+        if (file !== undefined || o.outcome !== undefined)
+          throw userError("BAD_ARGUMENTS", "--stale marks the standing comment stale: give it no plan and no --outcome"); // prettier-ignore
+        return markStale(o.stale, o);
+      }
+      if (file === undefined)
+        throw userError("BAD_ARGUMENTS", "name the saved plan (phctl plan --out plan.json), or pass --stale ERRORS after a failed plan"); // prettier-ignore
+      if (o.followUp && o.outcome === undefined)
+        throw userError("BAD_FLAG", "--follow-up needs --outcome (the apply result it follows up)");
       // Loaded when the command runs: `--help` needs none of it.
       const [
         { readSavedPlan },
@@ -97,7 +122,7 @@ Examples:
       // Outside CI the plan goes to stdout, as the help says (exit 0).
       const ctx = inCi(process.env) ? detectContext(process.env) : localContext();
       const marker = sticky.planMarker(o.key);
-      const outcome = result ? out.outcomeLine(result, ctx.run) : undefined;
+      const outcome = result ? out.outcomeText(result, ctx.run) : undefined;
       const hint =
         o.artifactHint ??
         `\`${basename(file)}\` in the artifacts of ${ctx.run?.label ?? "the CI run"}`;
@@ -139,11 +164,17 @@ Examples:
         o.pr !== undefined
           ? parseNumberFlag("--pr", o.pr, { min: 1, max: 2_147_483_647, integer: true })
           : undefined;
-      const done = await ci.publishSticky(ctx, ctx.token, {
-        ...(pr !== undefined ? { pr } : {}),
-        marker,
-        body,
-      });
+      let done;
+      try {
+        done = await ci.publishSticky(ctx, ctx.token, {
+          ...(pr !== undefined ? { pr } : {}),
+          marker,
+          body,
+        });
+      } finally {
+        // The follow-up issue is kept whatever became of the comment.
+        if (o.followUp && result) await followUp(ctx, ctx.token, o.key, result, pr);
+      }
       const which = o.key === "default" ? "the plan comment" : `the plan comment (key ${o.key})`;
       if (done.others > 0)
         say(
@@ -156,4 +187,83 @@ Examples:
           : `${done.action} ${which} on ${done.where}${url}${done.recovered ? " — the first attempt got no answer but had landed; it was not sent twice" : ""}`,
       );
     });
+}
+
+/**
+ * Keep the key's follow-up issue. Its failures are said and never change the exit code: the
+ * comment, and the apply job's own status, already say how the apply went.
+ */
+async function followUp(
+  ctx: CiContext,
+  token: string,
+  key: string,
+  outcome: ApplyOutcome,
+  pr?: number,
+) {
+  const [{ openIssueClient }, { keepFollowUp }, { platformError }] = await Promise.all([
+    import("../ci/issues.js"),
+    import("../ci/follow-up.js"),
+    import("../ci/publish.js"),
+  ]);
+  const client = openIssueClient(ctx, token);
+  try {
+    const r = await keepFollowUp(client, {
+      key,
+      outcome,
+      platform: ctx.platform,
+      ...(pr !== undefined ? { pr } : ctx.number !== undefined ? { pr: ctx.number } : {}),
+      ...(ctx.sha ? { commit: ctx.sha } : {}),
+      ...(ctx.run ? { run: ctx.run } : {}),
+    });
+    const url = r.issue?.url ? ` (${r.issue.url})` : "";
+    if (r.action !== "none")
+      say(`${r.action} the follow-up issue #${r.issue?.number ?? "?"} of key ${key}${url}`);
+  } catch (e) {
+    const err = platformError(ctx, "keep the follow-up issue", e);
+    say(
+      `${(err as Error).message} (the job needs \`issues: write\`; the comment says how the apply went)`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** `--stale FILE`: the plan job failed; the standing comment says so, with the error. */
+async function markStale(errorsFile: string, o: CommentOptions): Promise<void> {
+  const [{ detectContext, requestWord }, ci, sticky, stale] = await Promise.all([
+    import("../ci/platform.js"),
+    import("../ci/publish.js"),
+    import("../ci/sticky.js"),
+    import("../ci/stale.js"),
+  ]);
+  let text = "";
+  try {
+    text = readFileSync(errorsFile, "utf8");
+  } catch (e) {
+    say(`no error output in ${errorsFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the comment points at the job's log`); // prettier-ignore
+  }
+  const ctx = detectContext(process.env);
+  const marker = sticky.planMarker(o.key);
+  const input = {
+    errors: stale.errorExcerpt(text),
+    request: requestWord(ctx.platform),
+    ...(ctx.footer.headCommit ? { commit: ctx.footer.headCommit } : {}),
+    ...(ctx.run ? { run: ctx.run } : {}),
+  };
+  if (ctx.stepSummary) appendFileSync(ctx.stepSummary, `${stale.staleBanner(input, false)}\n`);
+  if (!ctx.token) {
+    say(`no token to comment with (${ctx.noToken ?? "none set"}): the comment is not marked stale`);
+    return;
+  }
+  const pr =
+    o.pr !== undefined
+      ? parseNumberFlag("--pr", o.pr, { min: 1, max: 2_147_483_647, integer: true })
+      : undefined;
+  const done = await ci.publishSticky(ctx, ctx.token, {
+    ...(pr !== undefined ? { pr } : {}),
+    marker,
+    body: (previous) => redact(stale.staleBody(previous, marker, input, ctx.maxChars)),
+  });
+  const url = done.comment.url ? ` (${done.comment.url})` : "";
+  say(`marked the plan comment on ${done.where} stale: the plan failed${url}`);
 }

@@ -84,6 +84,14 @@ export interface BodyInput {
   artifactHint: string;
 }
 
+/**
+ * The plan command of the drift's paths: the issue suggests a saved plan, reviewed, then
+ * applied as it is (`phctl apply PLAN.json`), never a bare `phctl apply` of the manifests.
+ */
+function planCommand(applyCommand: string): string {
+  return applyCommand.replace(/^phctl apply\b/, "phctl plan");
+}
+
 export function issueBody(i: BodyInput): string {
   const at = utcMinute(i.plan.createdAt);
   const since =
@@ -94,7 +102,7 @@ export function issueBody(i: BodyInput): string {
     metaLine(i.meta),
     `**Drift detected** in ${i.key === DEFAULT_KEY ? mdText(scopeName(i.key, i.plan.organization)) : codeSpan(i.key)} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
     "",
-    `${codeSpan(i.applyCommand)} makes live state match the manifests again; or change the manifests to keep the live values. phctl updates this issue on every drift run and closes it once live state is in sync.`,
+    `To keep the live values, change the manifests in a pull request. To restore the manifests' values, review a saved plan and apply exactly it: ${codeSpan(`${planCommand(i.applyCommand)} --out drift-plan.json`)}, then ${codeSpan("phctl apply drift-plan.json")} (refused if live state moved since). phctl updates this issue on every drift run and closes it once live state is in sync.`,
   ].join("\n");
   return renderMarkdown(i.plan, {
     maxChars: i.maxChars,

@@ -21,8 +21,27 @@ export const ApplyOutcome = Type.Object(
     message: Type.Optional(Type.String()),
     /** With --reviewed: how the merged commit's plan differs from the reviewed one. */
     differences: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Each object that failed (or still differs after apply), with the error and what to do
+     * next: the pull request's comment, the annotations and the follow-up issue list them.
+     */
+    failures: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            key: Type.String(),
+            action: Type.String(),
+            error: Type.String(),
+            next: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false, description: "phctl apply --result" },
 );
 /** What an apply did (the file `phctl apply --result` writes). */
 export type ApplyOutcome = Static<typeof ApplyOutcome>;
+/** One failed object of an apply (`failures` in the result). */
+export type ApplyFailure = NonNullable<ApplyOutcome["failures"]>[number];

@@ -31,7 +31,10 @@ export interface MarkdownOptions {
   artifactHint?: string;
   /** Hidden HTML comment(s) placed first (finds the comment again); counted in the budget. */
   marker?: string;
-  /** One markdown line shown right under the verdict (the apply result). */
+  /**
+   * Markdown shown right under the verdict (the apply result): a line, then (after a blank
+   * line) the failed objects as a list; spaces around its line breaks are collapsed.
+   */
   outcome?: string;
   footer?: { baseCommit?: string; headCommit?: string; runUrl?: string };
   /**
@@ -89,7 +92,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome
-    ? shorten(opts.outcome.replace(/\s*\n\s*/g, " "), Math.max(0, max - fixed - mins))
+    ? shorten(outcomeBlock(opts.outcome), Math.max(0, max - fixed - mins))
     : "";
   let left = max - fixed - outcome.length;
   const destructive = renderDestructive(
@@ -122,4 +125,21 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   // The budget arithmetic above keeps within `max`; this only guards absurd inputs (a
   // marker alone longer than the limit).
   return `${out.length < max ? out : out.slice(0, max - 1)}\n`;
+}
+
+/** Paragraphs and list items kept; any other line break joins its lines with a space. */
+function outcomeBlock(s: string): string {
+  return s
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) =>
+      p
+        .split("\n")
+        .map((l) => l.trim())
+        .reduce(
+          (acc, l) => (acc === "" ? l : l.startsWith("- ") ? `${acc}\n${l}` : `${acc} ${l}`),
+          "",
+        ),
+    )
+    .join("\n\n");
 }

@@ -127,7 +127,7 @@ describe("the example workflows", () => {
   it("apply: the default branch, the protected environment, one at a time, the write token", () => {
     const w = wf("phctl-apply.yml");
     expect(w.on.push.branches).toEqual(["main"]);
-    expect(w.permissions).toEqual({ contents: "read", "pull-requests": "write", actions: "read" });
+    expect(w.permissions).toEqual({ contents: "read", "pull-requests": "write", actions: "read", issues: "write" }); // prettier-ignore
     const job = w.jobs.apply;
     expect(job.environment).toBe("production");
     expect(job.concurrency).toEqual({ group: "phctl-apply-default", "cancel-in-progress": false });

@@ -110,7 +110,9 @@ describe("one issue per key", () => {
     expect(issue.body.startsWith(`${MARKER}\n`)).toBe(true);
     expect(metaOf(issue.body)).toEqual({ digest: changesDigest(drift.entries), live: expect.stringMatching(/^[0-9a-f]{64}$/), since: drift.createdAt }); // prettier-ignore
     expect(issue.body).toMatch(/^\*\*Drift detected\*\* in `infra\/prod` at 2026-03-01 06:17 UTC by \[run 45\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/123\): 5 differences between the manifests and live state \(1 to create, 1 to update, 1 to delete, 1 ticket, 1 blocked\)\.$/m); // prettier-ignore
-    expect(issue.body).toContain("`phctl apply infra/prod` makes live state match");
+    // A reviewed way only: a saved plan applied as it is, never `phctl apply` of the manifests.
+    expect(issue.body).toContain("`phctl plan infra/prod --out drift-plan.json`, then `phctl apply drift-plan.json`"); // prettier-ignore
+    expect(issue.body).not.toContain("`phctl apply infra/prod`");
     expect(issue.body).toContain("project/tf-a/access/developers/user/mallory");
 
     const again = await reportDrift(m.api, input(at(drift, "2026-03-01T07:17:00.000Z")));

@@ -92,7 +92,7 @@ describe("examples/.gitlab-ci.yml", () => {
     expect(script).toContain(
       '--commit "$CI_COMMIT_SHA" ${PHCTL_APPLIED:+--applied "$PHCTL_APPLIED"}',
     );
-    expect(job.after_script.join("\n")).toMatch(/if \[ -f phctl-apply\.json \]; then phctl comment reviewed-plan\.json .*--outcome phctl-apply\.json/s); // prettier-ignore
+    expect(job.after_script.join("\n")).toMatch(/if \[ -f phctl-apply\.json \] && \[ "\$\{job:-\}" = "\$CI_JOB_ID" \]; then phctl comment reviewed-plan\.json .*--outcome phctl-apply\.json --follow-up/s); // prettier-ignore
   });
 
   it("reports drift on a schedule with the read token: the issue, the metrics, the webhook", () => {

@@ -200,6 +200,29 @@ describe("the plan job of a change a policy denies", () => {
     expect(r.out).not.toContain("planned");
     expect(r.out).not.toContain("commented");
   });
+
+  it("a plan that failed before its note marks the note stale (after_script); a denial does not", () => {
+    const env = (status: string) => ({
+      PATH: `${DENYING}:${process.env.PATH}`,
+      HOME: process.env.HOME!,
+      CI_PROJECT_DIR: checkout,
+      CI_JOB_ID: "77",
+      CI_JOB_STATUS: status,
+      PHCTL_READ_TOKEN: "t-member",
+      PHCTL_KEY: "default",
+    });
+    const failed = run({ PHCTL_ERRORS: "2", CI_JOB_ID: "77" });
+    expect(failed.code).toBe(1);
+    expect(existsSync(join(checkout, ".phctl-errors-77.txt"))).toBe(true);
+    const after = bash(scripts("phctl-plan").after, checkout, env("failed"));
+    expect(after.out).toContain("commented on --stale");
+    expect(existsSync(join(checkout, ".phctl-errors-77.txt"))).toBe(false);
+    // A denial: the note shows the plan and its violations; it is not stale.
+    const denied = run({ CI_JOB_ID: "78" });
+    expect(denied.code).toBe(1);
+    const kept = bash(scripts("phctl-plan").after, checkout, { ...env("failed"), CI_JOB_ID: "78" }); // prettier-ignore
+    expect(kept.out).not.toContain("--stale");
+  });
 });
 
 describe("installing phctl", () => {
@@ -259,5 +282,90 @@ describe("installing phctl", () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/^0\.1\.0$/m);
     expect(existsSync(join(r.project, ".phctl-install"))).toBe(false);
+  });
+});
+
+/**
+ * The apply job in a checkout the runner reuses without cleaning it (GIT_CLEAN_FLAGS: none):
+ * an earlier job's files never become this job's outcome, and the worktree of the last
+ * applied commit is removed whatever happened.
+ */
+describe("the apply job in an unclean checkout", () => {
+  const origin = fresh("origin");
+  copyExamples(origin);
+  git(origin, "init", "-q", "-b", "main");
+  git(origin, "add", "-A");
+  git(origin, "commit", "-qm", "applied");
+  const applied = git(origin, "rev-parse", "HEAD");
+  git(origin, "commit", "-q", "--allow-empty", "-m", "merge of !7");
+  const merge = git(origin, "rev-parse", "HEAD");
+  const checkout = join(fresh("runner"), "builds", "config");
+  git(tmp, "clone", "-q", `file://${origin}`, checkout);
+
+  // GitLab's API as the job reads it: !7 merged `merge`; the last deployment is `applied`.
+  const curl = standIn(
+    "curl",
+    `url="\${@: -1}"
+case "$url" in
+  */repository/commits/${merge}/merge_requests) echo '[{"iid": 7, "state": "merged", "merge_commit_sha": "${merge}"}]' ;;
+  */repository/commits/*/merge_requests) echo '[]' ;;
+  */merge_requests/7/pipelines) echo '[{"id": 70}]' ;;
+  */pipelines/70/jobs*) echo '[{"id": 700, "name": "phctl-plan"}]' ;;
+  */jobs/700/artifacts/phctl-plan.json) echo '{}' ;;
+  */deployments*) echo '[{"sha": "${applied}"}]' ;;
+  *) echo "unexpected $url" >&2; exit 22 ;;
+esac`,
+  );
+  // phctl whose apply fails before it writes a result; comment says what it was asked.
+  const phctl = standIn(
+    "phctl",
+    `case "$1" in
+  --version) echo 0.1.0 ;;
+  apply) echo "phctl: error: the service is away"; exit 1 ;;
+  comment) echo "commented: $*" ;;
+esac`,
+  );
+  const env = (job: string, sha: string) => ({
+    PATH: `${phctl}:${curl}:${process.env.PATH}`,
+    HOME: process.env.HOME!,
+    TMPDIR: fresh("tmp"),
+    CI_PROJECT_DIR: checkout,
+    CI_PROJECT_ID: "5",
+    CI_API_V4_URL: "https://gitlab.example/api/v4",
+    CI_PIPELINE_ID: job,
+    CI_JOB_ID: job,
+    CI_COMMIT_SHA: sha,
+    PHCTL_GITLAB_TOKEN: "glpat-test",
+    PHCTL_VERSION: "0.1.0",
+    PHCTL_CONFIG: ".",
+    PHCTL_KEY: "default",
+    PHCTL_JOURNAL: ".phctl/default/journal.jsonl",
+  });
+  const job = (id: string, sha: string) => {
+    const main = bash(scripts("phctl-apply").main, checkout, env(id, sha));
+    const after = bash(scripts("phctl-apply").after, checkout, env(id, sha));
+    return { main, after };
+  };
+  const worktrees = () => git(checkout, "worktree", "list", "--porcelain").match(/^worktree /gm)!.length; // prettier-ignore
+
+  it("a direct push after an applied merge request reports nothing on that merge request", () => {
+    // What the applied merge request's job left behind.
+    writeFileSync(join(checkout, "phctl-apply.json"), '{"formatVersion":1,"status":"applied"}');
+    writeFileSync(join(checkout, ".phctl-mr-iid"), "7 900\n");
+    const r = job("901", applied); // a direct push: no merge request merged it
+    expect(r.main.code).toBe(1);
+    expect(r.main.out).toContain("nothing reviewed to apply");
+    expect(r.main.out).not.toMatch(/run phctl apply by hand/);
+    expect(r.after.out).not.toContain("commented");
+    expect(existsSync(join(checkout, "phctl-apply.json"))).toBe(false);
+  });
+
+  it("a failed apply leaves no worktree of the last applied commit", () => {
+    const r = job("902", merge);
+    expect(r.main.out).toContain("phctl: applying the plan reviewed on !7");
+    expect(r.main.code).toBe(1);
+    expect(r.main.out).toContain("the service is away");
+    expect(r.after.out).not.toContain("commented"); // no result: the apply did not start
+    expect(worktrees()).toBe(1);
   });
 });

@@ -130,7 +130,7 @@ describe("the CI loop, more than once", () => {
     // the test's setup made without a journal).
     const bare = await drift(hostedActions().emulate);
     expect(bare.job.summary).toMatch(/cannot know whether 2 users got their welcome mail \(cnew, jdoe\)/); // prettier-ignore
-  });
+  }, 120_000);
 
   it("a refused merge is not stranded: the next pull request shows it as merged but not applied and applies it", async () => {
     const one = await pullRequest(32, "projects/ci-tools.yaml", "Shared continuous-integration tooling", "Reviewed CI tooling"); // prettier-ignore
@@ -167,5 +167,5 @@ describe("the CI loop, more than once", () => {
     const after = await drift();
     expect(after.job.status).toBe("success");
     expect(said(after)).not.toMatch(/welcome mail/);
-  });
+  }, 120_000);
 });
