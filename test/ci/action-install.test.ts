@@ -52,9 +52,9 @@ jobs:
 const cache = new Map<string, string>();
 let snapshots = 0;
 function emulate(uses: string, inputs: Record<string, string>, env: Record<string, string>) {
-  if (uses === "actions/setup-node@v4") return;
+  if (uses.startsWith("actions/setup-node@")) return;
   const paths = inputs.path.split("\n").filter(Boolean);
-  if (uses === "actions/cache/restore@v4") {
+  if (uses.startsWith("actions/cache/restore@")) {
     const prefixes = (inputs["restore-keys"] ?? "").split("\n").filter(Boolean);
     const key = cache.has(inputs.key) ? inputs.key : [...cache.keys()].reverse().find((k) => prefixes.some((p) => k.startsWith(p))); // prettier-ignore
     if (key === undefined) return;
@@ -62,7 +62,7 @@ function emulate(uses: string, inputs: Record<string, string>, env: Record<strin
     writeFileSync(env.GITHUB_OUTPUT, `cache-hit=${key === inputs.key}\ncache-matched-key=${key}\n`); // prettier-ignore
     return;
   }
-  if (uses === "actions/cache/save@v4") {
+  if (uses.startsWith("actions/cache/save@")) {
     const dir = join(tmp, `snapshot-${++snapshots}`);
     paths.forEach((p, i) => existsSync(p) && cpSync(p, join(dir, String(i)), { recursive: true }));
     cache.set(inputs.key, dir);
