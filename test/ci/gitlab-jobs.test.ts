@@ -203,7 +203,7 @@ describe("the plan job of a change a policy denies", () => {
 });
 
 describe("installing phctl", () => {
-  // A release tarball as `npm pack` makes it, of a phctl that answers --version and comment.
+  // A release tarball as scripts/pack.js makes it (its npm-shrinkwrap.json included), of a phctl that answers --version and comment.
   const pkg = join(fresh("release"), "package");
   mkdirSync(pkg);
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "phctl", version: "0.1.0", bin: { phctl: "cli.js" } })); // prettier-ignore
