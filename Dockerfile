@@ -4,11 +4,10 @@
 #   docker build -t phctl:0.1.0 --build-arg PHCTL_REVISION="$(git rev-parse HEAD)" .
 #   docker run --rm -v "$PWD/examples:/work" phctl:0.1.0 validate .
 #
-# The base image is pinned by tag. Pin it by digest too for a reproducible build: the digest of
-# `docker buildx imagetools inspect node:20-bookworm-slim` (its "Digest:" line) goes in
-#   --build-arg NODE_IMAGE=node:20-bookworm-slim@sha256:<digest>
-# (this file's default cannot name one: it was written where no registry could be asked).
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The base image is pinned by digest (a tag moves): node:20-bookworm-slim's multi-platform
+# index. `scripts/update-base-image.sh` asks the registry for the tag's digest now and rewrites
+# this line (then rebuild, test, commit). A --build-arg NODE_IMAGE=… overrides it.
+ARG NODE_IMAGE=node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 
 # ---- build: the bundles (dev dependencies) and better-sqlite3's native module -------------
 FROM ${NODE_IMAGE} AS build
@@ -56,10 +55,17 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 COPY --from=build /build/node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/better-sqlite3/build/Release/
 COPY --from=build /build/dist dist
 COPY --from=build /build/schemas schemas
+# git refuses a checkout another user owns ("dubious ownership"): GitHub's job containers and
+# Docker actions run as root on a checkout the runner's user owns, GitLab's runners check out
+# as root, a local run mounts the caller's files. The image runs only phctl on the checkout it
+# is given, so git trusts every directory, for every user (the system config): the image works
+# as root and as node.
 RUN ln -s /opt/phctl/dist/cli/main.js /usr/local/bin/phctl \
   && phctl --version \
+  && git config --system --add safe.directory '*' \
   && mkdir /work && chown node:node /work
-# The node image's unprivileged user (uid 1000).
+# The node image's unprivileged user (uid 1000) by default; `--user root` (GitHub's container
+# jobs, Docker actions) works as well.
 USER node
 WORKDIR /work
 ENTRYPOINT ["phctl"]

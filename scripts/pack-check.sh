@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What a user outside this repository gets (npm run pack-check): `npm pack` (which builds, once),
-# then in an empty directory install the tarball as a user would — a cold npm cache, install scripts on
-# (better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded) — with no
-# engine warning; the installed phctl then validates and plans the examples on its embedded
-# server (which loads the native module). Prints how long each install took. It takes minutes,
-# so npm test runs only the fast part (test/ci/pack.test.ts).
+# What a user outside this repository gets (npm run pack-check): the release tarball
+# (scripts/pack.js, which builds once), then in an empty directory install it whole, as one
+# who wants the reference server would — a cold npm cache, optional dependencies and install
+# scripts on (better-sqlite3 compiles from source when its prebuilt binary cannot be
+# downloaded) — with no engine warning; the installed phctl then validates and plans the
+# examples on its embedded server (which loads the native module). Prints how long each install
+# took. It takes minutes, so npm test runs only the fast part (test/ci/pack.test.ts, which
+# installs as the CI kit does: no optional part); bench/install.ts times that install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -25,11 +27,11 @@ no_engine_warning() {
 }
 
 echo "node $(node --version), npm $(npm --version)"
-# npm pack as a publisher runs it: its lifecycle (prepare: clean, build) builds exactly once.
-npm pack --pack-destination "$work" >"$work/pack.log" 2>&1 ||
-  { cat "$work/pack.log" >&2; fail "npm pack failed"; }
+# The release tarball as a publisher makes it: built exactly once.
+node scripts/pack.js --out "$work" >"$work/pack.log" 2>&1 ||
+  { cat "$work/pack.log" >&2; fail "scripts/pack.js failed"; }
 builds=$(grep -c '^code cache: ' "$work/pack.log" || true)
-[ "$builds" -eq 1 ] || { cat "$work/pack.log" >&2; fail "npm pack built $builds times, not once"; }
+[ "$builds" -eq 1 ] || { cat "$work/pack.log" >&2; fail "scripts/pack.js built $builds times, not once"; }
 tarball=$(ls "$work"/phctl-*.tgz)
 echo "packed $(basename "$tarball") ($(($(wc -c <"$tarball") / 1024)) kB)"
 

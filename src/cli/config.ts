@@ -275,6 +275,11 @@ export async function connect(global: GlobalOptions, o: ConnectOptions = {}): Pr
     db: join(dir, "embedded.sqlite"),
     tokens: [token],
     ...(profile ? { apiProfile: profile } : {}),
+  }).catch((e: unknown) => {
+    // The server's bundle has its own PhctlError class: its code says what it is.
+    if ((e as { code?: unknown }).code === "SQLITE_MISSING")
+      throw userError("SQLITE_MISSING", (e as Error).message);
+    throw e;
   });
   const url = await server.listen(0, "127.0.0.1");
   const shown = relative(cwd, join(dir, "embedded.sqlite")).split(sep).join("/");

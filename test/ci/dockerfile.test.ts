@@ -3,12 +3,16 @@
  * (no container engine; hadolint is neither an npm nor a Debian package). The lint is
  * dockerfile-utils' validator (the Docker language service's: instructions, flags, syntax);
  * the rules are read from dockerfile-ast's parse: multi-stage, a Node 20 slim base pinned by
- * tag (or digest), the compilers in the build stage only, production dependencies from the
+ * digest (scripts/update-base-image.sh updates it), git trusting a checkout another user owns
+ * (its system config, applied here to a real repository: the image runs as root in GitHub's
+ * container jobs and as node by default), the compilers in the build stage only, production dependencies from the
  * lockfile in the image with the native module built in the build stage, a non-root user,
  * phctl as the entrypoint, the OCI labels, no secret, and a .dockerignore that lets in only
  * what is copied.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DockerfileParser, type Copy, type Instruction } from "dockerfile-ast";
 import { validate } from "dockerfile-utils";
@@ -55,14 +59,54 @@ describe("Dockerfile", () => {
     expect(validate("FROM node:20-bookworm-slim\nRUNN true\nEXPOSE abc\n").length).toBeGreaterThan(1); // prettier-ignore
   });
 
-  it("is multi-stage, every stage on a Node 20 slim image pinned by tag or digest", () => {
+  it("is multi-stage, every stage on a Node 20 slim image pinned by digest", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     for (const stage of stages) {
       const image = args(stage[0]).split(/\s+/)[0].replace(/^\$\{(\w+)\}$/, (_, a: string) => globals[a] ?? ""); // prettier-ignore
-      expect(image).toMatch(/^node:20(\.\d+){0,2}-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/);
+      expect(image).toMatch(/^node:20(\.\d+){0,2}-[a-z]+-slim@sha256:[0-9a-f]{64}$/);
     }
-    // the header says how to pin the digest, which could not be resolved where this was written
-    expect(text).toMatch(/Pin it by digest[^]*NODE_IMAGE=node:20-bookworm-slim@sha256:<digest>/);
+    // one command updates the digest: the script rewrites exactly the line the stages expand
+    const script = readFileSync(join(ROOT, "scripts/update-base-image.sh"), "utf8");
+    expect(text).toContain("scripts/update-base-image.sh");
+    expect(script).toContain("docker buildx imagetools inspect");
+    const rewrite = /sed -i -E "s\|\^ARG NODE_IMAGE=\.\*\$\|ARG NODE_IMAGE=\$tag@\$digest\|"/;
+    expect(script).toMatch(rewrite);
+    expect(text.match(/^ARG NODE_IMAGE=.*$/gm)).toHaveLength(1);
+  });
+
+  it("lets git work on a checkout another user owns, as root and as node (dubious ownership)", () => {
+    // The image's system git config, made by its own RUN line, in a file of this test's.
+    const config = (runs(final)
+      .join(" && ")
+      .match(/git config --system [^&]*/) ?? [""])[0].trim();
+    expect(config).not.toBe("");
+    const dir = mkdtempSync(join(tmpdir(), "phctl-docker-git-"));
+    const system = join(dir, "gitconfig");
+    const env = { ...process.env, GIT_CONFIG_SYSTEM: system, GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir }; // prettier-ignore
+    execFileSync("sh", ["-c", config], { env });
+    const repo = join(dir, "checkout");
+    execFileSync("git", ["init", "-q", repo], { env });
+    execFileSync("chmod", ["-R", "a+rX", dir]); // the other user may read the checkout
+    // Another owner: for real where the tests run as root (the checkout chowned to node's uid
+    // and back, git run as each), else git's own switch that takes the owner for another.
+    const root = process.getuid?.() === 0;
+    const status = (uid: number | undefined, sys: string) =>
+      spawnSync("git", ["-C", repo, "status", "--short"], {
+        encoding: "utf8",
+        env: { ...env, GIT_CONFIG_SYSTEM: sys, ...(root ? {} : { GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" }) }, // prettier-ignore
+        ...(root && uid !== undefined ? { uid } : {}),
+      });
+    for (const [owner, runAs] of [
+      [1000, 0],
+      [0, 1000],
+    ] as const) {
+      if (root) execFileSync("chown", ["-R", `${owner}:${owner}`, dir]);
+      const without = status(runAs, "/dev/null");
+      expect(without.stderr).toContain("dubious ownership"); // the check is live
+      const withConfig = status(runAs, system);
+      expect(withConfig.stderr, `git as uid ${runAs} on a checkout of uid ${owner}`).toBe("");
+      expect(withConfig.status).toBe(0);
+    }
   });
 
   it("builds better-sqlite3 in the build stage, the only one with a compiler", () => {

@@ -6,8 +6,9 @@
  *
  * - The plan job passes again and again in the same checkout (a retried job, the next
  *   pipeline, a base worktree whose directory is gone), leaving no worktree behind.
- * - phctl is installed only from the release tarball whose SHA-256 is PHCTL_SHA256, into the
- *   checkout; phctl of PHCTL_VERSION already on the PATH (the image) installs nothing.
+ * - phctl is installed only from the release tarball whose SHA-256 is PHCTL_SHA256, checked and
+ *   installed afresh by every job (a phctl the checkout holds is removed, never run); phctl of
+ *   PHCTL_VERSION already on the PATH outside the checkout (the image) installs nothing.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"; // prettier-ignore
@@ -226,10 +227,11 @@ describe("the plan job of a change a policy denies", () => {
 });
 
 describe("installing phctl", () => {
-  // A release tarball as `npm pack` makes it, of a phctl that answers --version and comment.
+  // A release tarball as scripts/pack.js makes it (its npm-shrinkwrap.json included), of a phctl that answers --version and comment.
   const pkg = join(fresh("release"), "package");
   mkdirSync(pkg);
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "phctl", version: "0.1.0", bin: { phctl: "cli.js" } })); // prettier-ignore
+  writeFileSync(join(pkg, "npm-shrinkwrap.json"), JSON.stringify({ name: "phctl", version: "0.1.0", lockfileVersion: 3, requires: true, packages: { "": { name: "phctl", version: "0.1.0", bin: { phctl: "cli.js" } } } })); // prettier-ignore
   writeFileSync(join(pkg, "cli.js"), '#!/usr/bin/env node\nconsole.log(process.argv[2] === "--version" ? "0.1.0" : `ran ${process.argv.slice(2).join(" ")}`);\n'); // prettier-ignore
   const tgz = join(pkg, "..", "phctl-0.1.0.tgz");
   spawnSync("tar", ["-czf", tgz, "-C", join(pkg, ".."), "package"]);
@@ -261,6 +263,34 @@ describe("installing phctl", () => {
     writeFileSync(join(r.project, ".phctl-mr-iid"), "12");
     const after = bash(scripts("phctl-apply").after, r.project, { ...r.env, PHCTL_KEY: "default" }); // prettier-ignore
     expect(after.out).toContain("ran comment reviewed-plan.json --key default --pr 12");
+  });
+
+  it("never runs a phctl the checkout holds: every job checks and installs the tarball again", () => {
+    const committed = (project: string) => {
+      for (const d of [".phctl-install/bin", ".phctl-install/node_modules/.bin", "bin"]) {
+        mkdirSync(join(project, d), { recursive: true });
+        writeFileSync(join(project, d, "phctl"), '#!/usr/bin/env bash\n[ "$1" = --version ] && echo 0.1.0 || echo "COMMITTED PHCTL RAN with ${PHCTL_TOKEN:-}"\n', { mode: 0o755 }); // prettier-ignore
+      }
+    };
+    const project = fresh("project");
+    committed(project);
+    const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, CI_PROJECT_DIR: project, PHCTL_VERSION: "0.1.0", PHCTL_TARBALL_URL: `file://${tgz}`, PHCTL_TOKEN: "write-token", npm_config_update_notifier: "false" }; // prettier-ignore
+    const before = ci[".phctl"].before_script.join("\n");
+    const r = bash(before, project, { ...env, PHCTL_SHA256: sha });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).not.toContain("COMMITTED PHCTL RAN");
+    expect(readFileSync(join(project, ".phctl-install/bin/phctl"), "utf8")).toContain("package/cli.js"); // prettier-ignore
+    writeFileSync(join(project, "phctl-apply.json"), "{}");
+    writeFileSync(join(project, ".phctl-mr-iid"), "12");
+    const after = bash(scripts("phctl-apply").after, project, { ...env, PHCTL_KEY: "default" });
+    expect(after.out).toContain("ran comment reviewed-plan.json");
+    expect(after.out).not.toContain("COMMITTED PHCTL RAN");
+    // No tarball to check: a phctl inside the checkout is no image's, even first on the PATH.
+    committed(project);
+    const image = bash(before, project, { ...env, PHCTL_SHA256: "", PATH: `${join(project, "bin")}:${process.env.PATH}` }); // prettier-ignore
+    expect(image.code).toBe(1);
+    expect(image.out).not.toContain("COMMITTED PHCTL RAN");
+    expect(image.out).toContain("phctl: set PHCTL_SHA256 to the SHA-256 of");
   });
 
   it("refuses a tarball with another SHA-256, and installs nothing", () => {

@@ -81,9 +81,9 @@ describe("the CI kits never cache the apply lock", () => {
     const steps = (action.runs.steps as { uses?: string; with?: { path?: string } }[]).filter(
       (s) => s.uses?.startsWith("actions/cache") && s.with?.path?.includes(".phctl"),
     );
-    expect(steps.map((s) => s.uses).sort()).toEqual([
-      "actions/cache/restore@v4",
-      "actions/cache/save@v4",
+    expect(steps.map((s) => s.uses!.replace(/@.*/, "")).sort()).toEqual([
+      "actions/cache/restore",
+      "actions/cache/save",
     ]);
     for (const s of steps) {
       const paths = s

@@ -5,7 +5,7 @@
  * expanded), of action.yml, of the example workflows and every RUN of the Dockerfile is
  * scanned for npm / npx / yarn / pnpm commands naming it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -89,5 +89,56 @@ describe("phctl is never installed by a bare registry name", () => {
     const runLines = read("Dockerfile").replace(/\\\n/g, " ").split("\n").filter((l) => /^\s*RUN\b/.test(l)); // prettier-ignore
     expect(runLines.length).toBeGreaterThan(0);
     expect(runLines.flatMap(bareInstalls)).toEqual([]);
+  });
+});
+
+/**
+ * Every `uses:` line of the kit: `owner/name[/path]@<40 hex> # vX.Y.Z` (a tag moves, a commit
+ * does not), a local action (`./…`), or an image by digest (`docker://…@sha256:…`).
+ */
+export function unpinnedUses(text: string): string[] {
+  const bad: string[] = [];
+  for (const [i, line] of text.split("\n").entries()) {
+    const m = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
+    if (!m) continue;
+    const [, ref, rest] = m;
+    const pinned =
+      (/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(ref) && /^\s+# v\d+(\.\d+){0,2}\b/.test(rest)) ||
+      ref.startsWith("./") ||
+      /^docker:\/\/\S+@sha256:[0-9a-f]{64}$/.test(ref);
+    if (!pinned) bad.push(`${i + 1}: ${line.trim()}`);
+  }
+  return bad;
+}
+
+describe("every action the kit uses is pinned to a commit, its tag in a comment", () => {
+  it("the check is live: tags, short SHAs and a SHA without its tag are found", () => {
+    const text = [
+      "      - uses: actions/checkout@v4",
+      "      - uses: actions/checkout@11bd719 # v4.2.2",
+      "      - uses: actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830",
+      "      - uses: your-org/phctl@main # v0.1.0",
+      "      - uses: actions/checkout@34e114876b0b11c390a56381ad16ebd13914f8d5 # v4.3.1",
+      "    - uses: actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830 # v4.3.0",
+      "      - uses: ./local-action",
+    ].join("\n");
+    expect(unpinnedUses(text).map((l) => Number(l.split(":")[0]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("action.yml and the example workflows", () => {
+    const files = ["action.yml", ...readdirSync(join(ROOT, "examples/.github/workflows")).map((f) => `examples/.github/workflows/${f}`)]; // prettier-ignore
+    let count = 0;
+    for (const f of files) {
+      const text = read(f);
+      count += (text.match(/^\s*(?:-\s+)?uses:/gm) ?? []).length;
+      expect(unpinnedUses(text), f).toEqual([]);
+    }
+    expect(count).toBeGreaterThanOrEqual(16);
+  });
+
+  it("the README's workflow snippets", () => {
+    const blocks = [...read("README.md").matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks.some((b) => /uses:/.test(b))).toBe(true);
+    expect(blocks.flatMap(unpinnedUses)).toEqual([]);
   });
 });

@@ -59,8 +59,11 @@ describe("the version users pin", () => {
     const current = docs.filter((f) => f !== "CHANGELOG.md");
     for (const file of [...workflows, ...current, "action.yml"]) {
       // An image pinned by digest (`…/phctl@sha256:…`) is not a pin of the action.
-      for (const m of read(file).matchAll(/([\w.-]+\/phctl)@(?!sha256:)([\w.-]+)/g)) {
-        refs.push(`${file}: ${m[1]}@${m[2]}`);
+      // A commit pin names its tag in the comment after it (`@<40 hex> # v0.1.0`).
+      for (const m of read(file).matchAll(
+        /([\w.-]+\/phctl)@(?!sha256:)([\w.-]+)(?: # (v[\w.-]+))?/g,
+      )) {
+        refs.push(`${file}: ${m[1]}@${/^[0-9a-f]{40}$/.test(m[2]) && m[3] ? m[3] : m[2]}`);
       }
     }
     // The three workflows at least, and the README's instruction.

@@ -45,7 +45,7 @@ async function reportRun(runId: string) {
   const files = new Map<string, string>(); // artifact file name → text
   // upload-artifact of a directory: every file in it.
   const emulate: Parameters<typeof runWorkflow>[0]["emulate"] = (uses, inputs, env) => {
-    if (uses === "actions/upload-artifact@v4" && statSync(inputs.path).isDirectory()) {
+    if (uses.startsWith("actions/upload-artifact@") && statSync(inputs.path).isDirectory()) {
       for (const f of readdirSync(inputs.path)) files.set(f, readFileSync(join(inputs.path, f), "utf8")); // prettier-ignore
       return;
     }

@@ -3,12 +3,43 @@
  * an older schema version is migrated first), pragmas, the seeded license catalogue, and a
  * statement cache so hot queries are prepared once.
  */
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type Database from "better-sqlite3";
+import { PhctlError } from "../../errors.js";
 import { ADDED_COLUMNS, DDL, SCHEMA_VERSION } from "./schema.js";
 import { LICENSE_CATALOGUE } from "./licenses.js";
 import { migrate, storedVersion } from "./migrate.js";
 
 export type Row = Record<string, unknown>;
+
+/**
+ * How to get the database module when it is missing: one line, a command to run. It is an
+ * optional dependency (package.json): the CLI installs without compiling anything (CI talks to
+ * the service), and only the reference server — `phctl serve`, or a command on the embedded
+ * server — needs it.
+ */
+export const SQLITE_MISSING =
+  "the reference server needs better-sqlite3, an optional part of phctl not installed here (or installed without its install script): run npm install better-sqlite3@12 where phctl is installed, or reinstall phctl without --omit=optional and --ignore-scripts; other commands can use the service instead (--api-url or PHCTL_API_URL)";
+
+/**
+ * better-sqlite3, loaded when a database is first opened (never when this module is): a
+ * missing or unbuilt module is SQLITE_MISSING, not a stack trace when the CLI starts.
+ */
+function openSqlite(file: string): Database.Database {
+  try {
+    const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+    return new Sqlite(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    // Not installed (npm --omit=optional), or installed without its native module (install
+    // scripts off: better-sqlite3's `bindings` cannot find better_sqlite3.node).
+    const missing =
+      (err.code === "MODULE_NOT_FOUND" && /better-sqlite3/.test(err.message)) ||
+      /Could not locate the bindings file|better_sqlite3\.node/.test(String(err.message));
+    if (!missing) throw e;
+    throw new PhctlError("SQLITE_MISSING", SQLITE_MISSING, { cause: e });
+  }
+}
 
 /** A thin wrapper: cached prepared statements and transactions. */
 export class Db {
@@ -16,7 +47,7 @@ export class Db {
   private readonly cache = new Map<string, Database.Statement>();
 
   constructor(file: string) {
-    this.raw = new Database(file);
+    this.raw = openSqlite(file);
     this.raw.pragma("journal_mode = WAL");
     this.raw.pragma("synchronous = NORMAL");
     const version = storedVersion(this.raw);
