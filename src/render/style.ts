@@ -73,6 +73,18 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
 }
 
+/**
+ * `file:line` of an entry's source and, when that is a Defaults layer's document, its name
+ * (`defaults/access.yaml:1, Defaults security`): the document whose values or edit cause it.
+ */
+export function entryWhere(e: {
+  source: { file: string; line: number } | null;
+  layer?: string | undefined;
+}): string {
+  const at = formatSource(e.source);
+  return at && e.layer ? `${at}, Defaults ${e.layer}` : at;
+}
+
 /** `file:line` of a source, or "". */
 export function formatSource(s: { file: string; line: number } | null | undefined): string {
   return s ? `${s.file}:${s.line}` : "";
