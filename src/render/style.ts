@@ -92,16 +92,20 @@ export function formatSource(s: { file: string; line: number } | null | undefine
 
 /**
  * Where a changed field's value comes from, when its entry's line does not say it: a Defaults
- * layer's `file:line, Defaults NAME` (always: the entry's line never names the layer), another
- * file's `file:line`, or `line N` of the entry's file (the entry names its first changed field's
- * line; every other field shows its own).
+ * layer's `file:line, Defaults NAME` (unless the entry's line names that layer at that line),
+ * another file's `file:line`, or `line N` of the entry's file (the entry names its first
+ * changed field's line; every other field shows its own).
  */
 export function fieldWhere(
   c: { source?: { file: string; line: number }; layer?: string },
-  e: { source: { file: string; line: number } | null },
+  e: { source: { file: string; line: number } | null; layer?: string | undefined },
 ): string | undefined {
   if (!c.source) return undefined;
-  if (c.layer) return `${formatSource(c.source)}, Defaults ${c.layer}`;
+  const same = c.source.file === e.source?.file && c.source.line === e.source.line;
+  if (c.layer)
+    return same && e.layer === c.layer
+      ? undefined
+      : `${formatSource(c.source)}, Defaults ${c.layer}`;
   if (c.source.file !== e.source?.file) return formatSource(c.source);
   return c.source.line !== e.source.line ? `line ${c.source.line}` : undefined;
 }
