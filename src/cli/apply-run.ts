@@ -186,11 +186,15 @@ async function run(x: ExecuteOptions, file: string, note: (s: string) => void): 
   outcome.planHash = changesDigest(plan.entries);
 
   // 3. Safety rails, then the DAG (a cycle is an error before anything is sent).
-  const refusals = checkRails(entries, live, state, {
+  // The pull request's plan knows which layer edit removes what (a deleted layer is only in
+  // its base): the mass-removal rail names that layer, not another that selects the object.
+  const prPlan = reviewed?.plan ?? saved?.plan;
+  const refusals = checkRails(withBlame(entries, prPlan), live, state, {
     allowDelete: o.allowDelete === true,
     allowMassRemoval: o.allowMassRemoval === true,
     allowNoAdmin: o.allowNoAdmin === true,
     maxRemovals: state.config.maxRemovals,
+    editedLayers: (prPlan?.layers ?? []).filter((l) => l.change !== undefined),
   });
   if (refusals.length > 0)
     throw new PhctlError("REFUSED", refusals.map((r) => r.message).join("\nphctl: "));
@@ -277,4 +281,16 @@ function textOptions(x: ExecuteOptions) {
     width: terminalWidth(process.stdout),
     showTickets: x.flags.showTickets === true,
   };
+}
+
+/** The entries, each removal with the layer a reviewed (or saved) plan blames it on. */
+function withBlame(entries: readonly PlanEntry[], plan: Plan | undefined): PlanEntry[] {
+  const blamed = new Map<string, string>();
+  for (const e of plan?.entries ?? [])
+    if (e.action === "delete" && e.layer !== undefined) blamed.set(e.key, e.layer);
+  if (blamed.size === 0) return [...entries];
+  return entries.map((e) => {
+    const layer = e.action === "delete" && e.layer === undefined ? blamed.get(e.key) : undefined;
+    return layer === undefined ? e : { ...e, layer };
+  });
 }

@@ -18,6 +18,7 @@
 import type { Command } from "commander";
 import equal from "fast-deep-equal";
 import { userError } from "../errors.js";
+import { blameChangedLayers } from "../engine/base-blame.js";
 import { splitByBase } from "../engine/base-split.js";
 import { ReadContext } from "../engine/read-context.js";
 import { runPlanWithLive, type RunPlanOptions } from "../engine/run-plan.js";
@@ -185,6 +186,8 @@ export async function makeBasePlan(
       );
     }
     const plan = splitByBase(head.plan, base.plan, before?.plan);
+    // A change a layer's edit causes names that layer, not the object's own file.
+    blameChangedLayers(plan.entries, baseState, state, found.layers);
     plan.applied = applied.info ?? knownApplied(cmd, state, apiUrl);
     // Exceptions the change grants or extends: called out at the top of the comment.
     const granted = exceptionChanges(planPoliciesOf(loaded.base).policies, policies.policies);

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { decodeYamlBytes } from "../manifest/decode.js";
 import { locateFields } from "../manifest/field-sources.js";
-import type { LayerSource, Source } from "../manifest/types.js";
+import type { LayerSource, LayerSummary, Source } from "../manifest/types.js";
 import type { PlanEntry, SourceRef } from "./plan.js";
 
 /** A manifest file's text as the loader decodes it, from the working directory. */
@@ -19,6 +19,24 @@ export function readManifestText(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The Defaults document that holds `at`, when one does: the nearest document start at or
+ * before it in its file, a layer's or the object's own (`own`, its document's start).
+ */
+export function layerHolding(
+  layers: readonly LayerSummary[] | undefined,
+  own: SourceRef | undefined,
+  at: SourceRef,
+): LayerSummary | undefined {
+  let best: LayerSummary | undefined;
+  for (const l of layers ?? [])
+    if (l.source.file === at.file && l.source.line <= at.line)
+      if (!best || l.source.line > best.source.line) best = l;
+  if (best && own && own.file === at.file && own.line <= at.line && own.line > best.source.line)
+    return undefined;
+  return best;
 }
 
 const ref = (s: Source): SourceRef => ({ file: s.file, line: s.line, column: s.column });

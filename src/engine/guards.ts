@@ -16,7 +16,7 @@
 import { kinds as allKinds } from "../kinds/index.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import type { DesiredState } from "../manifest/types.js";
-import type { Plan, PlanEntry } from "./plan.js";
+import type { LayerImpact, Plan, PlanEntry } from "./plan.js";
 import { fingerprint } from "./planner.js";
 import { adminFloor } from "./admin-floor.js";
 import { list, massRemovalRails } from "./removals.js";
@@ -38,6 +38,8 @@ export interface RailOptions {
   allowNoAdmin?: boolean;
   /** Fraction (0.25 = 25 %). */
   maxRemovals: number;
+  /** The Defaults a reviewed pull request's plan edits (its `layers`): they name removals. */
+  editedLayers?: readonly LayerImpact[];
   kinds?: readonly ResourceKind[];
 }
 
@@ -52,7 +54,9 @@ export function checkRails(
 ): Refusal[] {
   return [
     ...deleteRails(entries, state, o),
-    ...(o.allowMassRemoval ? [] : massRemovalRails(entries, live, state.layers, o.maxRemovals)),
+    ...(o.allowMassRemoval
+      ? []
+      : massRemovalRails(entries, live, state.layers, o.maxRemovals, o.editedLayers)),
     ...(o.allowNoAdmin ? [] : adminFloor(entries, live, state)),
   ];
 }

@@ -66,6 +66,12 @@ export const PlanEntry = Type.Object(
       description:
         "the object's declaration; for an entry that changes fields, the first changed field's own line",
     }),
+    layer: Type.Optional(
+      Type.String({
+        description:
+          "the Defaults document (metadata.name) `source` is in: the layer whose values give the entry, or (plan --base) whose edit causes it — a removal by a layer removed from the config is at the base's line",
+      }),
+    ),
     dependsOn: Type.Array(Type.String(), { description: "keys that must be applied first" }),
     destructive: Type.Boolean({ description: "removes data or access" }),
     ticket: Type.Optional(

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { DesiredState } from "../manifest/types.js";
 import type { DiffContext, LiveObject, ResourceKind } from "../kinds/kind.js";
+import { layerHolding } from "./change-sources.js";
 import { deleteEntry, diffObject } from "./diff.js";
 import { desiredOf, topKeyOf, type DesiredByKind } from "./scope.js";
 import {
@@ -113,7 +114,7 @@ export function buildPlan(input: PlanInput): Plan {
               kind,
               l,
               `not listed in ${parent}, whose list is authoritative`,
-              sourceOf(state, parent),
+              removalSourceOf(state, parent),
             ),
           );
           fingerprints[l.key] = fingerprint(l);
@@ -140,7 +141,7 @@ export function buildPlan(input: PlanInput): Plan {
                 kind,
                 l,
                 `not declared and prune.${own.setting} is on`,
-                sourceOf(state, parent),
+                removalSourceOf(state, parent),
               ),
             );
             fingerprints[l.key] = fingerprint(l);
@@ -198,6 +199,18 @@ export function blockDependents(entries: PlanEntry[]): void {
 function sourceOf(state: DesiredState, key: string): PlanEntry["source"] {
   const s = state.sources.get(key);
   return s ? { file: s.file, line: s.line, column: s.column } : null;
+}
+
+/**
+ * Where a removal is: at its parent's line (`project/p1/group`) when the object's own manifest
+ * writes it, else at the object's own document — a layer that gives the parent (`group:`) has
+ * nothing to do with what the manifest no longer lists.
+ */
+function removalSourceOf(state: DesiredState, parent: string): PlanEntry["source"] {
+  const at = sourceOf(state, parent);
+  if (!at || !state.layers?.length) return at;
+  const own = sourceOf(state, topKeyOf(parent));
+  return own && layerHolding(state.layers, own, at) ? own : at;
 }
 
 /** Entries of the targets (a key or a key prefix) and, transitively, what they depend on. */

@@ -15,6 +15,7 @@ import { kinds as allKinds } from "../kinds/index.js";
 import type { LiveObject, ResourceKind } from "../kinds/kind.js";
 import { readLive, type LiveRead } from "./live.js";
 import type { Plan, PlanWarning } from "./plan.js";
+import { nameEntryLayers } from "./base-blame.js";
 import { locateChanges } from "./change-sources.js";
 import { decidingLayers } from "./layer-impact.js";
 import { buildPlan } from "./planner.js";
@@ -184,6 +185,7 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     }
     // Each changed field at its own line: its files read again, the load keeps no such detail.
     locateChanges(plan.entries, undefined, state.layerSources);
+    nameEntryLayers(plan.entries, state);
     if (o.policies) plan.violations = planViolations(plan, o.state, live.live, o.policies);
     // The layers that decide a changed field, with what each selects (the blast radius).
     const layers = decidingLayers(plan.entries, state.layers);

@@ -46,6 +46,11 @@ export interface ExplainValue {
   /** The entry is not in the effective object: tombstones (`removedBy`) took it out. */
   removed: boolean;
   removedBy: ExplainContributor[];
+  /**
+   * At an `inherit: false` (`path` ends in `inherit`; the chain names who wrote it): the
+   * documents it cut off, at the place asked about — they select the object and give nothing.
+   */
+  cutOff?: ExplainContributor[];
 }
 
 /** A layer that selects the object (or, for a repository key, the repository). */
@@ -56,6 +61,11 @@ export interface ExplainLayer {
   priority: number;
   selector: string;
   description?: string;
+  /**
+   * The layer selects the object but gives it nothing here: an `inherit: false` cut it off —
+   * where that is (`path` relative to the key's part, the document and line that wrote it).
+   */
+  cutOff?: { path: string; file: string; line: number; from: "own" | "layer"; layer?: string };
 }
 
 /** The answer: stable in shape (`phctl explain --format json` prints it). */
@@ -155,6 +165,15 @@ function contributor(c: Contributor): ExplainContributor {
   };
 }
 
+/** One contributor once (a Repository layer is cut off at each repository it selects). */
+function dedupe(cs: ExplainContributor[]): ExplainContributor[] {
+  const seen = new Set<string>();
+  return cs.filter((c) => {
+    const id = `${c.file}:${c.line}:${c.column}`;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+}
+
 /** The trace of an object no layer touched: its own manifest gives every value. */
 export function ownTrace(doc: ValidDoc): TraceEntry[] {
   const spec = (doc.value as { spec?: unknown }).spec ?? {};
@@ -183,16 +202,59 @@ function layersOf(
   const named = new Set<string>();
   for (const v of values)
     for (const c of [...v.chain, ...v.removedBy]) if (c.layer !== undefined) named.add(c.layer);
+  // Layers an `inherit: false` cut off, and where: the first cut that names each.
+  const cut = new Map<string, ExplainLayer["cutOff"]>();
+  for (const v of values)
+    for (const c of v.cutOff ?? []) {
+      const by = v.chain[0];
+      if (c.layer === undefined || cut.has(c.layer) || !by) continue;
+      cut.set(c.layer, {
+        path: v.path.replace(/\.?inherit$/, "") || ".",
+        file: by.file,
+        line: by.line,
+        from: by.from,
+        ...(by.layer !== undefined ? { layer: by.layer } : {}),
+      });
+    }
   return layers
-    .filter((l) => l.selected.includes(key) || named.has(l.name))
-    .map((l) => ({
-      name: l.name,
-      file: l.source.file,
-      line: l.source.line,
-      priority: l.priority,
-      selector: describeSelector(l.select),
-      ...(l.description !== undefined ? { description: l.description } : {}),
-    }));
+    .filter((l) => l.selected.includes(key) || named.has(l.name) || cut.has(l.name))
+    .map((l) => {
+      const cutOff = named.has(l.name) ? undefined : cut.get(l.name);
+      return {
+        name: l.name,
+        file: l.source.file,
+        line: l.source.line,
+        priority: l.priority,
+        selector: describeSelector(l.select),
+        ...(l.description !== undefined ? { description: l.description } : {}),
+        ...(cutOff ? { cutOff } : {}),
+      };
+    });
+}
+
+/**
+ * A cut-off contributor narrowed from the place of its `inherit: false` (`from`) to the place
+ * asked about (`to`, below it): undefined when it gives nothing there. A list entry's key stops
+ * the walk: the list is shown whole.
+ */
+function narrow(c: Contributor, from: string, to: string): Contributor | undefined {
+  // A Repository layer's values are a repository's: they start at its entry.
+  if (c.layer?.select.kind === "Repository") {
+    const entry = /^spec\.git\.repositories\[[^\]]*\]/.exec(to)?.[0];
+    if (entry === undefined) return c;
+    from = entry;
+  }
+  if (to === from) return c;
+  let value = c.value;
+  const at = [...c.at];
+  for (const seg of segments(to.slice(from.length))) {
+    if (seg.name === undefined) break;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[seg.name];
+    if (value === undefined) return undefined;
+    at.push(seg.name);
+  }
+  return { ...c, at, value };
 }
 
 /** Everything explain needs of one load. */
@@ -211,21 +273,39 @@ export function explain(i: ExplainInput): Explanation {
   const { target, doc } = i;
   const base = i.field !== undefined ? fieldPath(target, i.field) : target.base;
   const trace = i.layered ? i.layered.trace() : ownTrace(doc);
+  // Relative to the key's part; a place above it (an `inherit: false` on spec.git) stays whole.
   const strip = (p: string) =>
     p === target.base
       ? "."
       : p.startsWith(`${target.base}.`)
         ? p.slice(target.base.length + 1)
-        : p.slice(target.base.length);
-  const values = trace
-    .filter((t) => isUnder(t.path, base))
-    .map((t): ExplainValue => ({
+        : p.startsWith(`${target.base}[`)
+          ? p.slice(target.base.length)
+          : p;
+  const values: ExplainValue[] = [];
+  for (const t of trace) {
+    let cutOff: Contributor[] | undefined = t.cutOff;
+    if (!isUnder(t.path, base)) {
+      // An `inherit: false` above the place asked about: the layers it cut off there.
+      const place = t.path.slice(0, -".inherit".length);
+      if (!cutOff || !isUnder(base, place)) continue;
+      cutOff = cutOff.flatMap((c) => narrow(c, place, base) ?? []);
+      if (cutOff.length === 0) continue;
+    }
+    const same = cutOff && values.find((v) => v.cutOff && v.path === strip(t.path));
+    if (same && cutOff) {
+      same.cutOff = dedupe([...same.cutOff!, ...cutOff.map(contributor)]);
+      continue;
+    }
+    values.push({
       path: strip(t.path),
       value: t.value,
       chain: t.chain.map(contributor),
       removed: t.removed === true,
       removedBy: (t.removedBy ?? []).map(contributor),
-    }));
+      ...(cutOff ? { cutOff: dedupe(cutOff.map(contributor)) } : {}),
+    });
+  }
   const value = valueAt(doc.value, doc.kind, doc.name, base);
   // The document's first line of its own (its start may be a comment above it).
   const start = doc.handle.at(["apiVersion"], "key");

@@ -40,6 +40,11 @@ export interface TraceEntry {
   removedBy?: Contributor[];
   /** The entry was removed: it is not in the effective object. */
   removed?: boolean;
+  /**
+   * At an `inherit: false` (path `….inherit`, chain: the document that wrote it): the
+   * contributors it cut off — they select the object, and nothing of theirs below counts.
+   */
+  cutOff?: Contributor[];
 }
 
 export interface MergeContext {
@@ -72,13 +77,26 @@ function clone<T>(v: T): T {
   return out as T;
 }
 
+/** The `inherit: false` above a place: who wrote it, and where (`spec.git`). */
+interface Floor {
+  by: Contributor;
+  shown: string;
+}
+
+/** Record an `inherit: false` at `shown` and the contributors it cut off (explain shows them). */
+function traceCut(ctx: MergeContext, shown: string, by: Contributor, cut: Contributor[]): void {
+  if (!ctx.trace || cut.length === 0) return;
+  const at: Contributor = { ...by, at: [...by.at, "inherit"], value: false };
+  ctx.trace.push({ path: `${shown}.inherit`, value: false, chain: [at], cutOff: cut });
+}
+
 /** The effective value at one place, from its contributors (sorted by precedence). */
 export function mergeNode(
   ctx: MergeContext,
   dotted: string,
   shown: string,
   contributors: Contributor[],
-  floor?: Contributor,
+  floor?: Floor,
 ): unknown {
   const defined = contributors.filter((c) => c.value !== undefined);
   if (defined.length === 0) return undefined;
@@ -126,13 +144,15 @@ function mergeMap(
   dotted: string,
   shown: string,
   defined: Contributor[],
-  floor: Contributor | undefined,
+  floor: Floor | undefined,
 ): Record<string, unknown> {
-  const maps = cutAtInherit(
-    defined.filter((c) => isMap(accessLevelForm(dotted, ctx.kind, c.value))),
-  );
+  const all = defined.filter((c) => isMap(accessLevelForm(dotted, ctx.kind, c.value)));
+  const maps = cutAtInherit(all);
   const last = maps.at(-1);
-  if (last && isMap(last.value) && last.value.inherit === false) floor = last;
+  if (last && isMap(last.value) && last.value.inherit === false) {
+    floor = { by: last, shown };
+    traceCut(ctx, shown, last, all.slice(maps.length));
+  }
   // The object's own keys in its order, then the layers' sorted: no order of files shows.
   const keys = new Set<string>();
   const rest = new Set<string>();
@@ -152,6 +172,8 @@ function mergeMap(
     const v = mergeNode(ctx, child, `${shown}.${k}`, below, floor);
     if (v !== undefined) out[k] = v;
   }
+  // A mapping that says nothing more (`git: {}`) is a setting all the same: who set it.
+  if (keys.size === 0) ctx.trace?.push({ path: shown, value: out, chain: maps });
   return out;
 }
 
@@ -173,7 +195,7 @@ function mergeList(
   dotted: string,
   shown: string,
   defined: Contributor[],
-  floor: Contributor | undefined,
+  floor: Floor | undefined,
 ): unknown[] {
   const keyOf = (item: unknown) =>
     rule.merge === "set" ? String(item) : rule.key(item as Record<string, unknown>, ctx.name);
@@ -243,6 +265,8 @@ function mergeList(
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
   ];
   const out: unknown[] = [];
+  // An empty list a document writes (`reporters: []`) is a setting too.
+  if (ordered.length === 0 && ctx.trace) ctx.trace.push({ path: shown, value: out, chain: lists });
   for (const e of ordered) {
     const path = `${shown}[${e.key}]`;
     if (rule.merge === "set") {
@@ -251,9 +275,16 @@ function mergeList(
       continue;
     }
     // Repository layers, but none below an `inherit: false` above this entry.
-    const more = (
-      dotted === "spec.git.repositories" && ctx.repositoryLayers ? ctx.repositoryLayers(e.key) : []
-    ).filter((c) => floor === undefined || byPrecedence(c, floor) < 0);
+    const reach =
+      dotted === "spec.git.repositories" && ctx.repositoryLayers ? ctx.repositoryLayers(e.key) : [];
+    const more = reach.filter((c) => floor === undefined || byPrecedence(c, floor.by) < 0);
+    if (floor && more.length < reach.length)
+      traceCut(
+        ctx,
+        floor.shown,
+        floor.by,
+        reach.filter((c) => !more.includes(c)),
+      );
     const cs = more.length > 0 ? [...e.contributors, ...more].sort(byPrecedence) : e.contributors;
     out.push(mergeNode(ctx, dotted, path, cs, floor));
   }

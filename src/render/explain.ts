@@ -7,7 +7,12 @@
  *     ← the object's own manifest projects/tfa.yaml:31
  *       Defaults critical (priority 10; repositories) defaults.yaml:31: true, overridden
  */
-import type { ExplainContributor, Explanation, ExplainValue } from "../layers/explain.js";
+import type {
+  ExplainContributor,
+  ExplainLayer,
+  Explanation,
+  ExplainValue,
+} from "../layers/explain.js";
 import { escapeHiddenLines } from "../visible.js";
 import { formatValue } from "./style.js";
 
@@ -21,6 +26,14 @@ function who(c: ExplainContributor): string {
 const at = (c: ExplainContributor) => `${c.file}:${c.line}`;
 
 function valueLines(v: ExplainValue): string[] {
+  if (v.cutOff) {
+    const [by] = v.chain;
+    return [
+      `${v.path} = false`,
+      ...(by ? [`  ← ${who(by)} ${at(by)}`] : []),
+      ...v.cutOff.map((c) => `  ✂ cuts off ${who(c)} ${at(c)}: ${formatValue(c.value)}`),
+    ];
+  }
   if (v.removed)
     return [
       `${v.path} = ${formatValue(v.value)}: removed`,
@@ -42,20 +55,30 @@ function valueLines(v: ExplainValue): string[] {
 /** The text of an explanation (lines end with `\n`). */
 export function renderExplanation(e: Explanation): string {
   const out = [`${e.key} (${e.kind} ${e.name}, ${e.file}:${e.line})`];
+  const giving = e.layers.filter((l) => !l.cutOff);
+  const cut = e.layers.filter((l) => l.cutOff);
+  const layerLine = (l: ExplainLayer) =>
+    `  Defaults ${l.name} (priority ${l.priority}; ${l.selector}) ${l.file}:${l.line}${l.description ? ` — ${l.description}` : ""}`;
   if (e.layers.length === 0) out.push("No Defaults layer selects it.");
-  else {
-    out.push("Selected by:");
-    for (const l of e.layers)
-      out.push(
-        `  Defaults ${l.name} (priority ${l.priority}; ${l.selector}) ${l.file}:${l.line}${l.description ? ` — ${l.description}` : ""}`,
-      );
+  if (giving.length > 0) out.push("Selected by:", ...giving.map(layerLine));
+  if (cut.length > 0) {
+    out.push("Cut off by inherit: false (they select it and give it nothing):");
+    for (const l of cut) {
+      const c = l.cutOff!;
+      const by = c.from === "own" ? "the object's own manifest" : `Defaults ${c.layer}`;
+      out.push(`${layerLine(l)}
+    cut off at ${c.path} by ${by} ${c.file}:${c.line}`);
+    }
   }
   out.push("");
-  if (e.values.length === 0)
+  const set = e.values.filter((v) => !v.cutOff);
+  if (set.length === 0)
     out.push(
       e.field === null
         ? "No values: nothing in the object's manifest or the layers sets anything here."
-        : `${e.field}: not set by the object's manifest or any layer (the service's default applies)`,
+        : e.values.length > 0
+          ? `${e.field}: not set: inherit: false cuts off the layers that would set it (below)`
+          : `${e.field}: not set by the object's manifest or any layer (the service's default applies)`,
     );
   for (const v of e.values) out.push(...valueLines(v));
   return `${escapeHiddenLines(out.join("\n"))}\n`;

@@ -67,7 +67,8 @@ function fullForm(plan: Plan, entries: readonly PlanEntry[], allDrift: boolean):
     const live = allDrift || drift.has(e.key);
     const what = live ? driftWords(e) : `${mdText(e.kind)} ${destruction(e)!}`;
     const mark = !allDrift && live ? " · drift already present" : "";
-    return `- ${keySpan(e.key)} — ${what}${src ? ` · ${codeSpan(src)}` : ""}${mark}`;
+    const layer = src && e.layer ? `, Defaults ${mdText(e.layer)}` : "";
+    return `- ${keySpan(e.key)} — ${what}${src ? ` · ${codeSpan(src)}${layer}` : ""}${mark}`;
   });
   return [heading(entries.length), "", ...lines].join("\n");
 }

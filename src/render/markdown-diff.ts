@@ -9,7 +9,7 @@
 import type { Origin } from "../engine/base-split.js";
 import type { PlanEntry } from "../engine/plan.js";
 import { CODE_LINE_CAP, codeLine, oneLine, shorten } from "./markdown-escape.js";
-import { fieldWhere, formatSource, formatValue, isEmptyValue } from "./style.js";
+import { entryWhere, fieldWhere, formatValue, isEmptyValue } from "./style.js";
 import { visibleText } from "../visible.js";
 
 /** The mark of a part that is not this change's. */
@@ -57,7 +57,7 @@ function noteLines(text: string): string[] {
 }
 
 function headLine(sign: string, e: PlanEntry, note: string, whole: Origin): string {
-  const src = formatSource(e.source);
+  const src = entryWhere(e);
   return codeLine(
     `${sign} ${visibleText(e.key)} (${e.kind})${note}${MARK[whole].trimStart() ? ` ${MARK[whole].trimStart()}` : ""}${src ? `  # ${src}` : ""}`,
   );

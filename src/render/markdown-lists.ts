@@ -232,8 +232,9 @@ export function ticketsPart(plan: Plan, artifact: string): Part {
   const bullet = (e: PlanEntry, text: string): Item => {
     const src = formatSource(e.source);
     const mark = marks[entryOrigin(plan, e)];
+    const layer = src && e.layer ? `, Defaults ${mdText(e.layer)}` : "";
     return {
-      text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)})` : ""}: ${message(text, 300, artifact)}${mark}`,
+      text: `- ${keySpan(e.key)}${src ? ` (${codeSpan(src)}${layer})` : ""}: ${message(text, 300, artifact)}${mark}`,
       name: keySpan(e.key),
     };
   };

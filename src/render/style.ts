@@ -73,6 +73,18 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
 }
 
+/**
+ * `file:line` of an entry's source and, when that is a Defaults layer's document, its name
+ * (`defaults/access.yaml:1, Defaults security`): the document whose values or edit cause it.
+ */
+export function entryWhere(e: {
+  source: { file: string; line: number } | null;
+  layer?: string | undefined;
+}): string {
+  const at = formatSource(e.source);
+  return at && e.layer ? `${at}, Defaults ${e.layer}` : at;
+}
+
 /** `file:line` of a source, or "". */
 export function formatSource(s: { file: string; line: number } | null | undefined): string {
   return s ? `${s.file}:${s.line}` : "";
@@ -80,16 +92,20 @@ export function formatSource(s: { file: string; line: number } | null | undefine
 
 /**
  * Where a changed field's value comes from, when its entry's line does not say it: a Defaults
- * layer's `file:line, Defaults NAME` (always: the entry's line never names the layer), another
- * file's `file:line`, or `line N` of the entry's file (the entry names its first changed field's
- * line; every other field shows its own).
+ * layer's `file:line, Defaults NAME` (unless the entry's line names that layer at that line),
+ * another file's `file:line`, or `line N` of the entry's file (the entry names its first
+ * changed field's line; every other field shows its own).
  */
 export function fieldWhere(
   c: { source?: { file: string; line: number }; layer?: string },
-  e: { source: { file: string; line: number } | null },
+  e: { source: { file: string; line: number } | null; layer?: string | undefined },
 ): string | undefined {
   if (!c.source) return undefined;
-  if (c.layer) return `${formatSource(c.source)}, Defaults ${c.layer}`;
+  const same = c.source.file === e.source?.file && c.source.line === e.source.line;
+  if (c.layer)
+    return same && e.layer === c.layer
+      ? undefined
+      : `${formatSource(c.source)}, Defaults ${c.layer}`;
   if (c.source.file !== e.source?.file) return formatSource(c.source);
   return c.source.line !== e.source.line ? `line ${c.source.line}` : undefined;
 }

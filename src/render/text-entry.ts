@@ -19,7 +19,7 @@
  */
 import type { Origin } from "../engine/base-split.js";
 import type { Action, PlanEntry } from "../engine/plan.js";
-import { ACTION_SYMBOL, fieldWhere, formatSource, isEmptyValue, type Style } from "./style.js";
+import { ACTION_SYMBOL, entryWhere, fieldWhere, isEmptyValue, type Style } from "./style.js";
 import { seg, wrap, wrapText, type Seg } from "./wrap.js";
 import { visibleJson, visibleText } from "../visible.js";
 import { visibleWidth } from "./width.js";
@@ -166,7 +166,7 @@ export function entryLines(e: PlanEntry, o: EntryOptions): string[] {
     hang: 2,
     line: e.action === "delete" ? style.red : undefined,
   });
-  const src = formatSource(e.source);
+  const src = entryWhere(e);
   if (src) lines.push(...wrapText(src, { width, lead: "    ", paint: style.dim }));
   if (e.action === "create" && e.after) {
     for (const [k, v] of Object.entries(e.after))

@@ -155,14 +155,14 @@ describe("a plan whose changed fields come from a layer", () => {
     ]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(
-      `    ${LAYER_LINE}\n      ~ enableForking: true → false  (${LAYER_LINE}, Defaults repo-baseline)\n`,
+      `    ${LAYER_LINE}, Defaults repo-baseline\n      ~ enableForking: true → false\n`,
     );
     const radius =
       "Defaults that give changed values (and what each selects):\n  head/defaults/repositories.yaml:1  Defaults repo-baseline: 6 repositories in 3 projects\n\nphctl will perform these actions:";
     expect(text.stdout).toContain(radius);
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain(
-      `+   enableForking: false  # ${LAYER_LINE}, Defaults repo-baseline\n`,
+      `  project/p1/repo/r1 (Repository)  # ${LAYER_LINE}, Defaults repo-baseline\n-   enableForking: true\n+   enableForking: false\n`,
     );
     expect(md.stdout).toContain(
       "- `head/defaults/repositories.yaml:1` Defaults **repo-baseline**: 6 repositories in 3 projects",

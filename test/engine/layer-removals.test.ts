@@ -21,12 +21,20 @@ const del = (key: string): PlanEntry => ({
   dependsOn: [],
   destructive: true,
 });
-const layer = (name: string, kind: "Project" | "Team", selected: string[]): LayerSummary => ({
+/** A layer that writes the lists removals are in (a Project layer's reporters, a Team's members). */
+const layer = (
+  name: string,
+  kind: "Project" | "Team",
+  selected: string[],
+  values: Record<string, unknown> = kind === "Project"
+    ? { access: { reporters: ["asmith"] } }
+    : { members: ["asmith"] },
+): LayerSummary => ({
   name,
   source: { file: "defaults/access.yaml", line: 3, column: 1 },
   priority: 0,
   select: { kind },
-  values: {},
+  values,
   selected,
 });
 const projects = (n: number) => Array.from({ length: n }, (_, i) => `project/p${i + 1}`);
@@ -56,6 +64,32 @@ describe("layerRemovals", () => {
     expect(layerRemovals(left, [teams], 0.25).map((r) => r.rail)).toEqual(["mass-removal"]);
     expect(layerRemovals(left, [], 0.25)).toEqual([]);
     expect(layerRemovals(left, undefined, 0.25)).toEqual([]);
+  });
+});
+
+describe("who removes an entry", () => {
+  const removed = projects(3).map((p) => del(`${p}/access/reporters/user/bwong`));
+
+  it("never a layer that writes no such list, though it selects the projects", () => {
+    const groups = layer("groups", "Project", projects(8), { git: { group: { enableCi: true } } });
+    expect(layerRemovals(removed, [groups], 0.25)).toEqual([]);
+  });
+
+  it("the layer a pull request's plan blames, even one it deleted (only in its base)", () => {
+    const blamed = removed.map((e) => ({ ...e, layer: "bwong-reports" }));
+    const gone = {
+      name: "bwong-reports",
+      source: { file: "base/defaults/bwong.yaml", line: 1, column: 1 },
+      kind: "Project" as const,
+      objects: 8,
+      change: "removed" as const,
+    };
+    const messages = layerRemovals(blamed, [access], 0.25, [gone]).map((r) => r.message);
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /^refusing a mass removal: Defaults bwong-reports \(base\/defaults\/bwong\.yaml:1, removed by this change\) selected 8 projects, and the plan removes access\/reporters\/user\/bwong from 3 of them /,
+      ),
+    ]);
   });
 });
 

@@ -112,7 +112,8 @@ function sourceless(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
   return Object.fromEntries(
     Object.entries(v)
-      .filter(([k]) => k !== "source" && k !== "sources")
+      // `layer` names the Defaults document a source is in: a source too.
+      .filter(([k]) => k !== "source" && k !== "sources" && k !== "layer")
       .map(([k, x]) => [k, sourceless(x)]),
   );
 }
