@@ -13,6 +13,7 @@ import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
+import { copyExamples } from "../helpers/examples.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
@@ -45,7 +46,7 @@ spec:
 beforeAll(async () => {
   t = await startServer();
   dir = mkdtempSync(join(tmpdir(), "phctl-ratchet-"));
-  cpSync("examples", join(dir, "base"), { recursive: true });
+  copyExamples(join(dir, "base"));
   writeFileSync(join(dir, "base/policies/titles.yaml"), TITLES());
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret, PHCTL_NOW: "2026-11-28" };
   const api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
