@@ -5,7 +5,6 @@
  * file:line:col (a type error carries the caret excerpt and a did-you-mean).
  */
 import type { Environment, ParseError, TypeCheckResult } from "@marcbachmann/cel-js";
-import { createHash } from "node:crypto";
 import type { ValidDoc } from "../manifest/check.js";
 import { formatPath, makeDiagnostic } from "../manifest/diagnostics.js";
 import { didYouMean } from "../manifest/hints.js";
@@ -279,7 +278,7 @@ function compileOne(doc: PolicyDoc, text: TextOf, now: Date, out: Diagnostic[]) 
     exceptions,
     source: doc.handle.start,
     selectSource: doc.handle.at(["spec", "select"]),
-    digest: createHash("sha256").update(JSON.stringify(spec)).digest("hex").slice(0, 16),
+    digest: JSON.stringify(spec),
     selected: [],
   };
   if (spec.description !== undefined) policy.description = spec.description;

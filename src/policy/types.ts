@@ -55,8 +55,9 @@ export interface CompiledPolicy {
   /** The position of `spec.select`. */
   selectSource: Source;
   /**
-   * A hash of the document's spec: two configs hold the same policy when their digests are
-   * equal (plan --base: a changed policy touches the objects it selects).
+   * The document's spec as JSON text: two configs hold the same policy when their digests
+   * are equal (plan --base: a changed policy touches the objects it selects). The text, not a
+   * hash of it: a validate then loads no node:crypto (≈ 5 ms of its start).
    */
   digest: string;
   /**

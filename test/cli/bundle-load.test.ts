@@ -1,7 +1,7 @@
 /**
  * The bundles' V8 code cache (src/cli/bundle-load.ts), in child processes as the CLI runs it:
  * a run with PHCTL_BUILD_CODE_CACHE=1 writes a cache that the next run uses; a bundle edited
- * since (even to the same length, which V8 alone would accept) runs its new source; a missing
+ * since (even to the same length, which V8 alone would accept; even with its old time) runs its new source; a missing
  * or damaged cache only costs time; a sibling bundle comes through the loader once and is the
  * one Node's own require() finds.
  */
@@ -13,9 +13,11 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { crc32 } from "node:zlib";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -74,8 +76,8 @@ describe("the bundles' code cache", () => {
       file: true,
     });
     const cache = readFileSync(join(dir, "bundle-main.cjs.v8cache"));
-    expect(cache.toString("latin1", 0, cache.indexOf(10))).toMatch(
-      /^phctl-v8cache sha256:[0-9a-f]{64}$/,
+    expect(cache.toString("latin1", 0, cache.indexOf(10))).toBe(
+      `phctl-v8cache size:${bundle(1).length} crc32:${crc32(bundle(1)).toString(16).padStart(8, "0")}`,
     );
     expect(existsSync(join(dir, "bundle-vendor-x.cjs.v8cache"))).toBe(true);
     const again = run();
@@ -97,6 +99,23 @@ describe("the bundles' code cache", () => {
     const r = run();
     expect(r.words["bundle-main.cjs"]).toBe("none");
     expect(r.value).toMatchObject({ n: 2 });
+  });
+
+  it("a bundle as old as its cache (an npm install dates every file 1985) is checked: the same one uses it, an edit does not", () => {
+    writeBundles(5);
+    run({ train: true });
+    const npmTime = new Date("1985-10-26T08:15:00Z");
+    const dateAll = () => {
+      for (const f of readdirSync(dir)) utimesSync(join(dir, f), npmTime, npmTime);
+    };
+    dateAll();
+    expect(run().words).toEqual({ "bundle-main.cjs": "used", "bundle-vendor-x.cjs": "used" });
+    // Edited to the same length, then given the cache's time again (as a copy with -p could).
+    writeFileSync(join(dir, "bundle-main.cjs"), bundle(6));
+    dateAll();
+    const r = run();
+    expect(r.words["bundle-main.cjs"]).toBe("none");
+    expect(r.value).toMatchObject({ n: 6 });
   });
 
   it("a damaged or foreign cache only costs time", () => {
