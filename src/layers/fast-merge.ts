@@ -13,6 +13,53 @@ import { byPrecedence, isMap, type Contributor } from "./contributor.js";
 import { clone } from "./merge.js";
 import { accessLevelForm, listRule, type ListRule } from "./shape.js";
 
+/**
+ * A place of a kind's document (`spec.git.repositories`) and its rules, made once per place
+ * and kept: building the dotted path and testing it against the rules at every value was
+ * most of the merge's time.
+ */
+export class Place {
+  /** An access level, which may be written as a list (shape.ts's accessLevelForm). */
+  readonly accessLevel: boolean;
+  readonly rule: ListRule;
+  /** May an own value alone (a mapping or list) be copied as it is (merge.ts's ownAlone)? */
+  readonly ownAlone: boolean;
+  /** Not with repository layers: spec.git and the repository list. */
+  readonly aboveRepositories: boolean;
+  readonly repositories: boolean;
+  private readonly children = new Map<string, Place>();
+
+  constructor(
+    readonly kind: string,
+    readonly dotted: string,
+  ) {
+    this.accessLevel = !Array.isArray(accessLevelForm(dotted, kind, []));
+    this.rule = listRule(kind, dotted);
+    this.ownAlone = !(
+      dotted === "spec" ||
+      dotted === "spec.access" ||
+      dotted.startsWith("spec.access.")
+    );
+    this.repositories = dotted === "spec.git.repositories";
+    this.aboveRepositories = dotted === "spec.git";
+  }
+
+  child(k: string): Place {
+    let p = this.children.get(k);
+    if (!p) this.children.set(k, (p = new Place(this.kind, `${this.dotted}.${k}`)));
+    return p;
+  }
+}
+
+const roots = new Map<string, Place>();
+
+/** The place `spec` of a kind's documents. */
+export function specPlace(kind: string): Place {
+  let p = roots.get(kind);
+  if (!p) roots.set(kind, (p = new Place(kind, "spec")));
+  return p;
+}
+
 /** Thrown where the fast merge would have to report a problem: run mergeNode instead. */
 export const BAIL = new Error("the fast merge gives up here: run mergeNode");
 
@@ -24,23 +71,23 @@ export interface FastContext {
 }
 
 /**
- * The effective value at `dotted` from `vs`, the defined values of contributors `cs` (in
+ * The effective value at `place` from `vs`, the defined values of contributors `cs` (in
  * precedence, one value each). Throws BAIL (see above).
  */
 export function fastNode(
   ctx: FastContext,
-  dotted: string,
+  place: Place,
   cs: readonly Contributor[],
   vs: readonly unknown[],
 ): unknown {
   if (vs.length === 0) return undefined;
   const first = vs[0];
-  if (vs.length === 1 && !cs[0].layer && ownAlone(ctx, dotted, first)) return clone(first);
-  const top = accessLevelForm(dotted, ctx.kind, first);
-  if (isMap(top)) return fastMap(ctx, dotted, cs, vs);
-  if (Array.isArray(top)) {
-    const rule = listRule(ctx.kind, dotted);
-    if (rule.merge !== "replace") return fastList(ctx, rule, dotted, cs, vs);
+  if (vs.length === 1 && !cs[0].layer && ownAlone(ctx, place, first)) return clone(first);
+  if (isMap(first) || (place.accessLevel && Array.isArray(first)))
+    return fastMap(ctx, place, cs, vs);
+  if (Array.isArray(first)) {
+    const rule = place.rule;
+    if (rule.merge !== "replace") return fastList(ctx, rule, place, cs, vs);
   }
   const winner = cs[0];
   if (winner.layer)
@@ -50,39 +97,43 @@ export function fastNode(
 }
 
 /** merge.ts's ownAlone without a trace, for values with no word of layering. */
-function ownAlone(ctx: FastContext, dotted: string, value: unknown): boolean {
+function ownAlone(ctx: FastContext, place: Place, value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
-  if (dotted === "spec" || dotted === "spec.access" || dotted.startsWith("spec.access."))
-    return false;
+  if (!place.ownAlone) return false;
   return !(
     ctx.repositoryLayers &&
-    (dotted === "spec.git" || (dotted === "spec.git.repositories" && Array.isArray(value)))
+    (place.aboveRepositories || (place.repositories && Array.isArray(value)))
   );
 }
 
+const USERS = ["users"];
+
 function fastMap(
   ctx: FastContext,
-  dotted: string,
+  place: Place,
   cs: readonly Contributor[],
   vs: readonly unknown[],
 ): Record<string, unknown> {
-  // The contributors whose value is a mapping here, each as that mapping.
+  // The contributors whose value is a mapping here (an access level's list: `{ users }`).
   const mcs: Contributor[] = [];
   const maps: Record<string, unknown>[] = [];
   const lists: boolean[] = [];
   for (let i = 0; i < vs.length; i++) {
-    const form = accessLevelForm(dotted, ctx.kind, vs[i]);
-    if (!isMap(form)) continue;
+    const v = vs[i];
+    const list = place.accessLevel && Array.isArray(v);
+    if (!list && !isMap(v)) continue;
     mcs.push(cs[i]);
-    maps.push(form);
-    lists.push(form !== vs[i]);
+    maps.push(v as Record<string, unknown>);
+    lists.push(list);
   }
   // The object's own keys in its order, then the layers' sorted (as mergeMap).
   const keys = new Set<string>();
   let rest: Set<string> | undefined;
-  for (let i = 0; i < maps.length; i++)
-    if (mcs[i].layer) for (const k of Object.keys(maps[i])) (rest ??= new Set()).add(k);
-    else for (const k of Object.keys(maps[i])) keys.add(k);
+  for (let i = 0; i < maps.length; i++) {
+    const ks = lists[i] ? USERS : Object.keys(maps[i]);
+    if (mcs[i].layer) for (const k of ks) (rest ??= new Set()).add(k);
+    else for (const k of ks) keys.add(k);
+  }
   if (rest) for (const k of [...rest].sort()) keys.add(k);
   const out: Record<string, unknown> = {};
   for (const k of keys) {
@@ -90,17 +141,16 @@ function fastMap(
     const bvs: unknown[] = [];
     for (let i = 0; i < maps.length; i++) {
       // An access level written as a list: its `users` is the list itself (stepInto).
-      const v = lists[i] ? (k === "users" ? vs[i] : undefined) : maps[i][k];
+      const v = lists[i] ? (k === "users" ? maps[i] : undefined) : maps[i][k];
       if (v === undefined) continue;
       bcs.push(mcs[i]);
       bvs.push(v);
     }
-    const v = fastNode(ctx, `${dotted}.${k}`, bcs, bvs);
+    const v = fastNode(ctx, place.child(k), bcs, bvs);
     if (v !== undefined) out[k] = v;
   }
   return out;
 }
-
 interface Entry {
   key: string;
   own: boolean;
@@ -111,7 +161,7 @@ interface Entry {
 function fastList(
   ctx: FastContext,
   rule: Exclude<ListRule, { merge: "replace" }>,
-  dotted: string,
+  place: Place,
   cs: readonly Contributor[],
   vs: readonly unknown[],
 ): unknown[] {
@@ -141,7 +191,7 @@ function fastList(
     ...all.filter((e) => !e.own).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
   ];
   const out: unknown[] = new Array<unknown>(ordered.length);
-  const reachable = dotted === "spec.git.repositories" && ctx.repositoryLayers;
+  const reachable = place.repositories && ctx.repositoryLayers;
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i];
     if (rule.merge === "set") {
@@ -150,19 +200,23 @@ function fastList(
     }
     const reach = reachable ? ctx.repositoryLayers!(e.key) : [];
     if (reach.length === 0) {
-      out[i] = fastNode(ctx, dotted, e.cs, e.vs);
+      out[i] = fastNode(ctx, place, e.cs, e.vs);
       continue;
     }
-    // Repository layers reach the entry: all of them, with the values, in precedence.
-    const pairs = e.cs.map((c, j) => ({ c, v: e.vs[j] }));
-    for (const c of reach) pairs.push({ c, v: c.value });
-    pairs.sort((a, b) => byPrecedence(a.c, b.c));
-    out[i] = fastNode(
-      ctx,
-      dotted,
-      pairs.map((p) => p.c),
-      pairs.map((p) => p.v),
-    );
+    // Repository layers reach the entry: the two lists, each in precedence, merged.
+    const bcs: Contributor[] = [];
+    const bvs: unknown[] = [];
+    let a = 0;
+    let b = 0;
+    while (a < e.cs.length || b < reach.length)
+      if (b >= reach.length || (a < e.cs.length && byPrecedence(e.cs[a], reach[b]) <= 0)) {
+        bcs.push(e.cs[a]);
+        bvs.push(e.vs[a++]);
+      } else {
+        bcs.push(reach[b]);
+        bvs.push(reach[b++].value);
+      }
+    out[i] = fastNode(ctx, place, bcs, bvs);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import {
   type Contributor,
   type Layer,
 } from "../../src/layers/contributor.js";
-import { BAIL, fastNode } from "../../src/layers/fast-merge.js";
+import { BAIL, fastNode, specPlace } from "../../src/layers/fast-merge.js";
 import { mergeNode, type MergeContext } from "../../src/layers/merge.js";
 import type { DocHandle } from "../../src/manifest/positions.js";
 
@@ -109,7 +109,7 @@ describe("fast merge", () => {
       try {
         got = fastNode(
           { kind: "Project", name: "p", repositoryLayers: reach },
-          "spec",
+          specPlace("Project"),
           cs,
           cs.map((c) => c.value),
         );
