@@ -15,7 +15,8 @@ import type { Diagnostic, LayerSummary, ManifestConfig } from "../manifest/types
 import { validateAgainst } from "../manifest/validator.js";
 import { byPrecedence, OWN_PRIORITY, type Contributor, type Layer } from "./contributor.js";
 import { LayeredHandle } from "./handle.js";
-import { BAIL, fastNode, specPlace, type FastContext } from "./fast-merge.js";
+import { BAIL, fastNode, type FastContext } from "./fast-merge.js";
+import { specPlace } from "./place.js";
 import { mergeNode, type MergeContext, type MergeProblem, type TraceEntry } from "./merge.js";
 import { problemDiagnostic } from "./problems.js";
 import { checkSelector, selects, type SelectTarget } from "./selector.js";

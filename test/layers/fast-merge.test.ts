@@ -11,7 +11,8 @@ import {
   type Contributor,
   type Layer,
 } from "../../src/layers/contributor.js";
-import { BAIL, fastNode, specPlace } from "../../src/layers/fast-merge.js";
+import { BAIL, fastNode } from "../../src/layers/fast-merge.js";
+import { specPlace } from "../../src/layers/place.js";
 import { mergeNode, type MergeContext } from "../../src/layers/merge.js";
 import type { DocHandle } from "../../src/manifest/positions.js";
 
