@@ -91,16 +91,36 @@ function fastMap(
   if (rest) for (const k of [...rest].sort()) keys.add(k);
   const out: Record<string, unknown> = {};
   for (const k of keys) {
-    const bcs: Contributor[] = [];
-    const bvs: unknown[] = [];
+    // Most keys have one say (the object's own, or one layer's): no lists to build for it.
+    let one = -1;
+    let bcs: Contributor[] | undefined;
+    let bvs: unknown[] | undefined;
     for (let i = 0; i < maps.length; i++) {
       // An access level written as a list: its `users` is the list itself (stepInto).
       const v = lists[i] ? (k === "users" ? maps[i] : undefined) : maps[i][k];
       if (v === undefined) continue;
+      if (one < 0) {
+        one = i;
+        continue;
+      }
+      if (!bcs || !bvs) {
+        bcs = [mcs[one]];
+        bvs = [lists[one] ? maps[one] : maps[one][k]];
+      }
       bcs.push(mcs[i]);
       bvs.push(v);
     }
-    const v = fastNode(ctx, place.child(k), bcs, bvs);
+    if (one < 0) continue;
+    let v: unknown;
+    if (bcs && bvs) v = fastNode(ctx, place.child(k), bcs, bvs);
+    else {
+      const only = lists[one] ? maps[one] : maps[one][k];
+      // A scalar of one document: itself (fastNode would say so, after building a place).
+      v =
+        only === null || typeof only !== "object"
+          ? only
+          : fastNode(ctx, place.child(k), [mcs[one]], [only]);
+    }
     if (v !== undefined) out[k] = v;
   }
   return out;
