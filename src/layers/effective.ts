@@ -15,6 +15,8 @@ import type { Diagnostic, LayerSummary, ManifestConfig } from "../manifest/types
 import { validateAgainst } from "../manifest/validator.js";
 import { byPrecedence, OWN_PRIORITY, type Contributor, type Layer } from "./contributor.js";
 import { LayeredHandle } from "./handle.js";
+import { BAIL, fastNode, type FastContext } from "./fast-merge.js";
+import { specPlace } from "./place.js";
 import { mergeNode, type MergeContext, type MergeProblem, type TraceEntry } from "./merge.js";
 import { problemDiagnostic } from "./problems.js";
 import { checkSelector, selects, type SelectTarget } from "./selector.js";
@@ -73,13 +75,23 @@ function layerOf(d: ValidDoc<"Defaults">, order: number): Layer {
   };
 }
 
-const layerContributor = (l: Layer): Contributor => ({
-  layer: l,
-  priority: l.priority,
-  handle: l.handle,
-  at: ["spec", "values"],
-  value: l.values,
-});
+/** A layer's say at `spec` of every object it selects: one object per layer, never changed. */
+const contributorOf = new WeakMap<Layer, Contributor>();
+const layerContributor = (l: Layer): Contributor => {
+  let c = contributorOf.get(l);
+  if (!c)
+    contributorOf.set(
+      l,
+      (c = {
+        layer: l,
+        priority: l.priority,
+        handle: l.handle,
+        at: ["spec", "values"],
+        value: l.values,
+      }),
+    );
+  return c;
+};
 
 /**
  * Apply the Defaults documents among `valid` to the objects among them. `unread`: objects
@@ -110,6 +122,8 @@ export function applyLayers(
     for (const x of bad) diagnostics.push({ ...x, kind: "Defaults", name: d.name });
     if (bad.length === 0) layers.push(layerOf(d, layers.length));
   }
+  const words = new Map(layers.map((l) => [l, usesLayerWords(l.values)]));
+  const wordy = (l: Layer) => words.get(l) === true;
   const selected = new Map<Layer, string[]>(layers.map((l) => [l, []]));
   const repoProjects = new Map<Layer, Set<string>>();
   const layered = new Map<string, LayeredObject>();
@@ -154,7 +168,27 @@ export function applyLayers(
       }
       return got;
     };
+    // No word of layering anywhere: the fast merge (fast-merge.ts) may do, unless a problem.
+    const plain = !usesLayerWords(spec) && !mine.some(wordy) && !repoLayers.some(wordy);
+    const defined = contributors.filter((c) => c.value !== undefined);
     const merge = (trace?: TraceEntry[]) => {
+      if (plain && !trace)
+        try {
+          const fast: FastContext = {
+            kind: d.kind,
+            name: d.name,
+            ...(repoLayers.length > 0 ? { repositoryLayers } : {}),
+          };
+          const out = fastNode(
+            fast,
+            specPlace(d.kind),
+            defined,
+            defined.map((c) => c.value),
+          );
+          return { spec: (out ?? {}) as Record<string, unknown>, problems: [] as MergeProblem[] };
+        } catch (e) {
+          if (e !== BAIL) throw e;
+        }
       const ctx: MergeContext = {
         kind: d.kind,
         name: d.name,

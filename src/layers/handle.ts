@@ -8,7 +8,8 @@
 import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Source } from "../manifest/types.js";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
-import { accessLevelForm, listRule, tombstoneKey, type ListRule } from "./shape.js";
+import { specPlace } from "./place.js";
+import { tombstoneKey, type ListRule } from "./shape.js";
 
 /** Who decides a place of an effective object: the winning contributor, where it says it. */
 export interface Winner {
@@ -44,7 +45,10 @@ export class LayeredHandle implements DocHandle {
 
   at(path: FieldPath, which: "key" | "value" = "value"): Source {
     const w = this.winner(path);
-    return w ? w.contributor.handle.at(w.at, which) : this.own.at(path, which);
+    if (!w) return this.own.at(path, which);
+    return w.contributor.layer
+      ? layerAt(w.contributor.handle, w.at, which)
+      : w.contributor.handle.at(w.at, which);
   }
 
   /** The contributor whose value is at `path` (undefined: nobody wrote it, or not under spec). */
@@ -63,13 +67,13 @@ export class LayeredHandle implements DocHandle {
     if (own.layer) return undefined;
     let mine: unknown = own.value;
     let node: unknown = this.value.spec;
-    let dotted = "spec";
+    let place = specPlace(this.kind);
     const at: (string | number)[] = [...own.at];
     for (let s = 1; s < path.length; s++) {
       const seg = path[s];
       if (typeof seg === "number") {
         if (!Array.isArray(node) || !Array.isArray(mine)) return undefined;
-        const rule = listRule(this.kind, dotted);
+        const rule = place.rule;
         const item: unknown = mine[seg];
         if (item === undefined || !sameEntry(rule, this.name, item, node[seg])) return undefined;
         // A tombstone before it shifts the own list's indices against the effective one's.
@@ -82,7 +86,7 @@ export class LayeredHandle implements DocHandle {
       }
       const k = String(seg);
       // `admins: [a]` is `admins: { users: [a] }`: the list is at the level's own path.
-      if (Array.isArray(mine) && accessLevelForm(dotted, this.kind, mine) !== mine) {
+      if (place.accessLevel && Array.isArray(mine)) {
         if (k !== "users") return undefined;
       } else {
         if (!isMap(mine)) return undefined;
@@ -90,7 +94,7 @@ export class LayeredHandle implements DocHandle {
         at.push(k);
       }
       node = isMap(node) ? node[k] : undefined;
-      dotted = `${dotted}.${k}`;
+      place = place.child(k);
       if (mine === undefined) return undefined;
     }
     return { contributor: { ...own, at, value: mine }, at };
@@ -123,14 +127,14 @@ export class LayeredHandle implements DocHandle {
   private follow(path: FieldPath): { cs: Contributor[]; steps: number } | undefined {
     let cs = this.spec;
     let node: unknown = this.value.spec;
-    let dotted = "spec";
+    let place = specPlace(this.kind);
     // The highest `inherit: false` passed: repository layers below it do not count.
     let floor: Contributor | undefined;
     let s = 1;
     for (; s < path.length; s++) {
       const seg = path[s];
       if (Array.isArray(node) && typeof seg === "number") {
-        const rule = listRule(this.kind, dotted);
+        const rule = place.rule;
         // A plain list is its winner's whole: positions inside it are the winner's.
         if (rule.merge === "replace") break;
         const item = node[seg];
@@ -140,21 +144,24 @@ export class LayeredHandle implements DocHandle {
         const next: Contributor[] = [];
         for (const c of cs) {
           if (!Array.isArray(c.value)) continue;
-          const i = indexOfKey(c.value, dotted, keyOf).get(key);
+          const i = indexOfKey(c.value, place.dotted, keyOf).get(key);
           if (i !== undefined) next.push({ ...c, at: [...c.at, i], value: c.value[i] });
         }
-        if (dotted === "spec.git.repositories")
+        if (place.repositories)
           for (const c of this.repositoryLayers(key))
             if (floor === undefined || byPrecedence(c, floor) < 0) next.push(c);
         cs = cutAtInherit(next.sort(byPrecedence));
         node = item;
       } else {
         const k = String(seg);
-        cs = cutAtInherit(
-          cs.map((c) => stepInto(c, this.kind, dotted, k)).filter((c) => c.value !== undefined),
-        );
+        const next: Contributor[] = [];
+        for (const c of cs) {
+          const into = stepInto(c, this.kind, place.dotted, k);
+          if (into.value !== undefined) next.push(into);
+        }
+        cs = cutAtInherit(next);
         node = isMap(node) ? node[k] : undefined;
-        dotted = `${dotted}.${k}`;
+        place = place.child(k);
       }
       const last = cs.at(-1);
       if (last && isMap(last.value) && last.value.inherit === false) floor = last;
@@ -162,6 +169,20 @@ export class LayeredHandle implements DocHandle {
     }
     return { cs, steps: s };
   }
+}
+
+/**
+ * A place in a layer's document, found once: every object the layer selects asks for the
+ * same places (a layer of every user: 2,000 times `spec.values.services.git`).
+ */
+const layerSources = new WeakMap<DocHandle, Map<string, Source>>();
+function layerAt(handle: DocHandle, at: FieldPath, which: "key" | "value"): Source {
+  let byPath = layerSources.get(handle);
+  if (!byPath) layerSources.set(handle, (byPath = new Map()));
+  const id = `${which}\u0000${at.join("\u0000")}`;
+  let found = byPath.get(id);
+  if (!found) byPath.set(id, (found = handle.at(at, which)));
+  return found;
 }
 
 /**

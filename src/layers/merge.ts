@@ -62,7 +62,7 @@ export interface MergeContext {
  * A copy of a plain (YAML-read) value: maps and lists new, scalars shared. Several times
  * faster than structuredClone on the many small mappings of a large config.
  */
-function clone<T>(v: T): T {
+export function clone<T>(v: T): T {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(clone) as T;
   const out: Record<string, unknown> = {};
