@@ -2,8 +2,9 @@
  * The policies a load found, as the plan is checked against them: the compiled policies
  * (change and live rules) and the object rules' violations the load already evaluated on
  * the declared objects; today (PHCTL_NOW in tests), for exceptions; the effective documents,
- * which ratchet rules are judged on as live has them (src/engine/policy-ratchet.ts).
+ * which ratchet rules are judged on as live has them (src/engine/policy-ratchet.ts, with src/adopt/live-documents.ts).
  */
+import { liveDocuments } from "../adopt/live-documents.js";
 import type { PlanPolicies } from "../engine/policy-check.js";
 import type { LoadResult } from "../pipeline/types.js";
 import { policyNow } from "../policy/load-pass.js";
@@ -16,6 +17,6 @@ export function planPoliciesOf(loaded: LoadResult, now: Date = policyNow()): Pla
     policies,
     objects: loaded.violations ?? [],
     now,
-    ...(ratchet && loaded.layers ? { docs: loaded.layers.docs } : {}),
+    ...(ratchet && loaded.layers ? { docs: loaded.layers.docs, liveDocuments } : {}),
   };
 }

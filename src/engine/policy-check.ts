@@ -13,7 +13,7 @@ import type { LiveObject } from "../kinds/kind.js";
 import type { Plan, PlanEntry, PolicyViolation, SourceRef } from "./plan.js";
 import { topKeyOf } from "../manifest/keys.js";
 import type { ValidDoc } from "../manifest/check.js";
-import { judgeRatchet } from "./policy-ratchet.js";
+import { judgeRatchet, type LiveDocuments } from "./policy-ratchet.js";
 
 /** What a plan is checked against. */
 export interface PlanPolicies {
@@ -28,6 +28,8 @@ export interface PlanPolicies {
   docs?: readonly ValidDoc[];
   /** `plan --base`: the base config's effective documents, what ratchet rules are judged against. */
   baseDocs?: readonly ValidDoc[];
+  /** A full plan: the changed documents as live has them (src/adopt/live-documents.ts). */
+  liveDocuments?: LiveDocuments;
 }
 
 /** Labels and organization of each declared top-level object, for selectors. */
@@ -173,6 +175,7 @@ export function planViolations(
     entries: plan.entries,
     organization: org ?? state.config.organization,
     now: p.now,
+    liveDocuments: p.liveDocuments,
   });
   return out;
 }

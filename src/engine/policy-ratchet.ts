@@ -10,15 +10,13 @@
  * - a full plan (plan, apply, drift): live state. An object the plan leaves unchanged is, as
  *   far as phctl manages it, what its document says: its violations are there already. An
  *   object the plan changes is turned back into what live has — its document with each of its
- *   plan entries undone, the edits `drift --adopt` makes (src/adopt/places.ts) — and the rules
+ *   plan entries undone, the edits `drift --adopt` makes (src/adopt/live-documents.ts, given
+ *   by the caller as `liveDocuments`) — and the rules
  *   run on that. An object absent live, or an entry with no place in the manifest, gives no
  *   live document: its violations are new (nothing unjudged passes as debt).
  * Change rules judge a change, so theirs are always new; live rules judge what is live, so
  * theirs are always debt. Pure.
  */
-import { placeEntry } from "../adopt/places.js";
-import { applyToValue } from "../adopt/ops.js";
-import { absentLive } from "../adopt/place-common.js";
 import type { ValidDoc } from "../manifest/check.js";
 import { evaluateObjects, RatchetBaseline, type CompiledPolicy } from "../policy/index.js";
 import type { PlanEntry, PolicyViolation } from "./plan.js";
@@ -33,6 +31,8 @@ export interface RatchetInput {
   entries: readonly PlanEntry[];
   organization?: string | undefined;
   now: Date;
+  /** A full plan: the changed documents as live has them (see LiveDocuments). */
+  liveDocuments?: LiveDocuments | undefined;
 }
 
 const KINDS: Record<string, string> = {
@@ -48,54 +48,20 @@ export function documentOfKey(key: string): string | undefined {
   return kind && name ? `${kind}/${name}` : undefined;
 }
 
-const idOf = (d: ValidDoc) => `${d.kind}/${d.name}`;
+export const idOf = (d: ValidDoc) => `${d.kind}/${d.name}`;
 
 /**
- * The documents of `ids` as live has them: each with its entries undone; null when the object
- * is absent live or an entry cannot be undone. Documents no entry touches are not returned.
+ * The documents a plan changes as live has them: each with its plan entries undone; null when
+ * the object is absent live or an entry cannot be undone. Documents no entry touches are not
+ * in the map. Given by the caller (src/adopt/live-documents.ts: the edits `drift --adopt`
+ * makes), so the engine depends on no room above it; without it, every changed document's
+ * violations are new (nothing unjudged passes as debt).
  */
-export function liveDocuments(
+export type LiveDocuments = (
   docs: readonly ValidDoc[],
   entries: readonly PlanEntry[],
   organization: string | undefined,
-): Map<string, ValidDoc | null> {
-  const byDoc = new Map<string, PlanEntry[]>();
-  for (const e of entries) {
-    const id = documentOfKey(e.key);
-    if (id) byDoc.set(id, [...(byDoc.get(id) ?? []), e]);
-  }
-  const out = new Map<string, ValidDoc | null>();
-  if (byDoc.size === 0) return out;
-  const absent = new Set(entries.filter(absentLive).map((e) => e.key));
-  for (const d of docs) {
-    const mine = byDoc.get(idOf(d));
-    if (!mine) continue;
-    out.set(idOf(d), undone(d, mine, organization, absent));
-  }
-  return out;
-}
-
-function undone(
-  d: ValidDoc,
-  entries: readonly PlanEntry[],
-  organization: string | undefined,
-  absent: ReadonlySet<string>,
-): ValidDoc | null {
-  const value = structuredClone(d.value) as unknown as Record<string, unknown>;
-  try {
-    for (const e of entries) {
-      const ops = placeEntry(e, { organization, value, absent });
-      if (!Array.isArray(ops)) return null;
-      for (const op of ops) {
-        if (op.op === "removeDocument") return null;
-        applyToValue(value, op);
-      }
-    }
-  } catch {
-    return null;
-  }
-  return { ...d, value } as ValidDoc;
-}
+) => Map<string, ValidDoc | null>;
 
 /**
  * Set `ratchet` (and `was`) on every ratchet violation of `vs` (mutated): existing, worsened
@@ -106,7 +72,9 @@ export function judgeRatchet(vs: PolicyViolation[], o: RatchetInput): void {
   if (todo.length === 0) return;
   const objectRules = todo.filter((v) => v.scope === "object");
   // Full plan: the documents the plan changes, as live has them; the others are live as declared.
-  const live = o.baseDocs ? undefined : liveDocuments(o.docs, o.entries, o.organization);
+  const live = o.baseDocs
+    ? undefined
+    : (o.liveDocuments?.(o.docs, o.entries, o.organization) ?? new Map<string, ValidDoc | null>());
   const changed = new Set(o.entries.map((e) => documentOfKey(e.key)));
   const baseline = new RatchetBaseline(baselineViolations(objectRules, o, live));
   for (const v of todo) {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { PlanEntry, PolicyViolation } from "../../src/engine/plan.js";
 import { policyCounts } from "../../src/engine/plan.js";
-import { judgeRatchet, liveDocuments } from "../../src/engine/policy-ratchet.js";
+import { liveDocuments } from "../../src/adopt/live-documents.js";
+import { judgeRatchet } from "../../src/engine/policy-ratchet.js";
 import { planViolation } from "../../src/engine/policy-check.js";
 import { loadManifestTexts } from "../../src/pipeline/load.js";
 import { blocks, RatchetBaseline, summarizeViolations } from "../../src/policy/index.js";
@@ -117,6 +118,7 @@ describe("judgeRatchet over a full plan: against the live object", () => {
     docs,
     entries,
     organization: "acme",
+    liveDocuments,
     now: NOW,
   });
 
