@@ -35,7 +35,7 @@ import { escapeHiddenLines } from "../visible.js";
 import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
 import { journalFileOf } from "./run-journal.js";
 import { exceptionChanges } from "../engine/policy-exceptions.js";
-import { planPoliciesOf } from "./plan-policies.js";
+import { configRootOf, planPoliciesOf } from "./plan-policies.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -123,7 +123,13 @@ export async function makeBasePlan(
   cmd: Command,
 ): Promise<PlanRun> {
   const loaded = await loadHeadAndBase(paths, o.base, process.cwd(), o.applied);
-  const { state, diagnostics, files, policies } = checkLoaded(loaded.head, paths);
+  const { state, diagnostics, files, policies: headPolicies } = checkLoaded(loaded.head, paths);
+  // A removal is located in the base: restrictions read its file relative to the base's root.
+  const baseRoot = configRootOf(loaded.base, [o.base]);
+  const policies = {
+    ...headPolicies,
+    roots: [...(headPolicies.roots ?? []), ...(baseRoot !== undefined ? [baseRoot] : [])],
+  };
   const baseState = checkBase(loaded.base, o.base);
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const applied = appliedState(loaded.applied, o.applied);

@@ -7,7 +7,8 @@
  * new, worsened or existing (policy-ratchet.ts). Pure, given the clock.
  */
 import type { CompiledPolicy, ChangeInput, LiveInput, Violation } from "../policy/index.js";
-import { evaluateChanges, evaluateLive, targetOfKey } from "../policy/index.js";
+import { evaluateChanges, evaluateLive, targetOfKey, usersOf } from "../policy/index.js";
+import { isAbsolute, relative, sep } from "node:path";
 import type { DesiredState, Source } from "../manifest/types.js";
 import type { LiveObject } from "../kinds/kind.js";
 import type { Plan, PlanEntry, PolicyViolation, SourceRef } from "./plan.js";
@@ -30,6 +31,30 @@ export interface PlanPolicies {
   baseDocs?: readonly ValidDoc[];
   /** A full plan: the changed documents as live has them (src/adopt/live-documents.ts). */
   liveDocuments?: LiveDocuments;
+  /**
+   * The config's root as the sources name it (phctl.yaml's directory, relative to the working
+   * directory), then the base config's (`plan --base`: a removal is located in the base):
+   * change rules read `change.file` relative to the first that holds the file.
+   */
+  roots?: readonly string[];
+  /** The declared users change rules read as `users` (the effective User documents). */
+  users?: () => ReadonlyMap<string, unknown>;
+}
+
+/**
+ * `file` relative to the config's root, with `/` separators: what a restriction names
+ * (`projects/tf-a/access.yaml`), whatever directory the command ran from. A file outside the
+ * root keeps the name the sources give it.
+ */
+export function configRelative(roots: readonly string[] | undefined, file: string): string {
+  let inside = file;
+  for (const root of roots ?? []) {
+    const r = root === "" || root === "." ? file : relative(root, file);
+    if (r === "" || r.startsWith("..") || isAbsolute(r)) continue;
+    inside = r;
+    break;
+  }
+  return sep === "/" ? inside : inside.split(sep).join("/");
 }
 
 /** Labels and organization of each declared top-level object, for selectors. */
@@ -54,6 +79,7 @@ export function changeInput(
   e: PlanEntry,
   index: ReturnType<typeof declaredIndex>,
   organization?: string,
+  roots?: readonly string[],
 ): ChangeInput {
   const of = index.get(topKeyOf(e.key));
   const org = of?.organization ?? organization;
@@ -65,7 +91,8 @@ export function changeInput(
     before: e.before,
     after: e.after,
     fields: e.changes.map((c) => c.field),
-    ...(source ? { source } : {}),
+    ...(source ? { source, file: configRelative(roots, source.file) } : {}),
+    ...(e.layer !== undefined ? { layer: e.layer } : {}),
     ...(of?.labels ? { labels: of.labels } : {}),
     ...(org !== undefined && org !== "" ? { organization: org } : {}),
   };
@@ -158,9 +185,14 @@ export function planViolations(
   if (p.policies.length === 0) return out;
   // Entry by entry: a violation names the action of the entry that broke the rule.
   const changeRules = p.policies.some((x) => x.scope === "change");
-  for (const e of changeRules ? plan.entries : [])
-    for (const v of evaluateChanges(p.policies, [changeInput(e, index, org)], p.now).violations)
+  let users: ReadonlyMap<string, unknown> | undefined;
+  const usersOnce = () =>
+    (users ??= p.users?.() ?? usersOf(p.docs ?? [], org ?? state.config.organization));
+  for (const e of changeRules ? plan.entries : []) {
+    const input = changeInput(e, index, org, p.roots);
+    for (const v of evaluateChanges(p.policies, [input], p.now, usersOnce).violations)
       out.push({ ...planViolation(v), action: e.action });
+  }
   if (p.live) {
     const objects = liveInputs(live, state, index, org);
     const managed = new Set(objects.filter((o) => state.sources.get(o.key)).map((o) => o.key));

@@ -68,8 +68,12 @@ export function settleDocuments(
   const state = diagnostics.some((d) => d.severity === "error")
     ? undefined
     : normalise(collected.valid, collected.config, {
-        // Ratchet rules are judged on the documents at plan time: those are kept.
-        release: o.release === true && !hasRatchet(policy.policies),
+        // Ratchet rules are judged on the documents at plan time, and change rules read the
+        // declared users (`users`) from them: those are kept.
+        release:
+          o.release === true &&
+          !hasRatchet(policy.policies) &&
+          !policy.policies.some((p) => p.scope === "change"),
       });
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   if (state && layers.layers.length > 0) state.layers = layers.layers;

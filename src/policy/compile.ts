@@ -136,7 +136,7 @@ function limitMessage(summary: string): string {
 /** The variables a rule of each scope may read. */
 const VARIABLES = {
   object: "object, users, params",
-  change: "change, params",
+  change: "change, users, params",
   live: "object, params",
 };
 const scopeOf = (doc: PolicyDoc) => doc.value.spec.scope ?? "object";

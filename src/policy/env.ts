@@ -74,6 +74,10 @@ const CHANGE_FIELDS = {
   before: "dyn",
   after: "dyn",
   fields: "list<string>",
+  file: "string",
+  layer: "string",
+  project: "string",
+  organization: "string",
 };
 
 const checkEnvs = new Map<string, Environment>();
@@ -103,6 +107,7 @@ function baseEnv(scope: PolicyScope, kind: SelectKind): Environment {
   } else if (scope === "change") {
     register("Change", CHANGE_FIELDS);
     e.registerVariable("change", "Change");
+    e.registerVariable("users", `map<string, ${celType(kindShapes().User, "User", register)}>`);
   } else {
     // A live object: typed by its published schema (live-schema.ts), not the manifest's.
     const live = shapeOf(LIVE_SCHEMAS[kind]);

@@ -7,6 +7,7 @@ export { compilePolicies, type CompileOptions, type CompileResult } from "./comp
 export {
   enforcementFor,
   evaluateChanges,
+  usersOf,
   evaluateLive,
   evaluateObjects,
   targetOfKey,

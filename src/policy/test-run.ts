@@ -188,6 +188,8 @@ export function runTestFile(
           after: ch.after ?? null,
           fields: ch.fields ?? [],
           source: where,
+          ...(typeof ch.file === "string" ? { file: ch.file } : {}),
+          ...(typeof ch.layer === "string" ? { layer: ch.layer } : {}),
           ...(ch.labels ? { labels: ch.labels } : {}),
           ...(ch.organization ? { organization: ch.organization } : {}),
         };

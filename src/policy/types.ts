@@ -116,6 +116,13 @@ export interface ChangeInput {
   /** Names of the changed fields. */
   fields: string[];
   source?: Source | null;
+  /**
+   * Where the entry was written, relative to the config's root (phctl.yaml's directory) with
+   * `/` separators: the file of the document that causes it.
+   */
+  file?: string;
+  /** The Defaults document (its metadata.name) whose value or edit causes the entry. */
+  layer?: string;
   /** The labels of the object (a repository: its project's), when the config declares it. */
   labels?: Record<string, string>;
   /** The object's organization, when known. */
