@@ -32,7 +32,9 @@ describe("CEL messages", () => {
     expect(only('change.action == "create"').hint).toBe(
       "an object rule reads object, users, params",
     );
-    expect(only('object.title == "x"', "change").hint).toBe("a change rule reads change, users, params");
+    expect(only('object.title == "x"', "change").hint).toBe(
+      "a change rule reads change, users, params",
+    );
   });
 
   it("a megabyte expression is shown as a window around the error, never whole", () => {
