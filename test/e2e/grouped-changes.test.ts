@@ -10,7 +10,7 @@
  * - the JSON plan carries `groups` right after `summary`, one group per source document;
  * - the pull-request comment stays under GitHub's limit and shows the summary above the details.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import type { Plan } from "../../src/engine/plan.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { prEvent } from "../ci/helpers.js";
 import { phctl } from "../helpers/cli.js";
+import { configFiles, userDoc } from "../helpers/config-files.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
@@ -32,21 +33,8 @@ let env: Record<string, string>;
 const PROJECTS = 100;
 const REPOS = 5;
 
-const write = (path: string, text: string) => {
-  mkdirSync(join(dir, path, ".."), { recursive: true });
-  writeFileSync(join(dir, path), text);
-};
-const edit = (path: string, from: string, to: string) => {
-  const text = readFileSync(join(dir, path), "utf8");
-  if (!text.includes(from)) throw new Error(`no ${from} in ${path}`);
-  writeFileSync(join(dir, path), text.replace(from, to));
-};
+const { write, edit, variant } = configFiles(() => dir);
 
-const userDoc = (name: string) => `apiVersion: phctl/v1
-kind: User
-metadata: { name: ${name} }
-spec: { firstName: F, lastName: L, externalEmail: ${name}@example.org, services: { git: {} } }
-`;
 const projectDoc = (i: number) => `apiVersion: phctl/v1
 kind: Project
 metadata:
@@ -85,11 +73,11 @@ beforeAll(async () => {
   api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-grouped-"));
   write("base/phctl.yaml", "organization: acme\n");
-  write("base/users.yaml", ["jdoe", "asmith"].map(userDoc).join("---\n"));
+  write("base/users.yaml", ["jdoe", "asmith"].map((n) => userDoc(n)).join("---\n"));
   for (let i = 1; i <= PROJECTS; i++) write(`base/projects/p${i}.yaml`, projectDoc(i));
   write("base/defaults.yaml", LAYER);
   write("base/policies/naming.yaml", POLICY);
-  cpSync(join(dir, "base"), join(dir, "head"), { recursive: true });
+  variant("head");
   edit("head/defaults.yaml", "enableForking: true", "enableForking: false");
   // p7's r1 says the same in its own manifest (line 12): it overrides the layer for itself.
   edit(

@@ -10,7 +10,7 @@
  * - the PR comment carries the blast radius above the details;
  * - dropping a user from the access layer is refused by the mass-removal rail, naming it.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
+import { configFiles, userDoc } from "../helpers/config-files.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
@@ -29,21 +30,8 @@ let api: ApiClient;
 let dir: string;
 let env: Record<string, string>;
 
-const write = (path: string, text: string) => {
-  mkdirSync(join(dir, path, ".."), { recursive: true });
-  writeFileSync(join(dir, path), text);
-};
-const edit = (path: string, from: string, to: string) => {
-  const text = readFileSync(join(dir, path), "utf8");
-  if (!text.includes(from)) throw new Error(`no ${from} in ${path}`);
-  writeFileSync(join(dir, path), text.replace(from, to));
-};
+const { write, edit, variant } = configFiles(() => dir);
 
-const userDoc = (name: string) => `apiVersion: phctl/v1
-kind: User
-metadata: { name: ${name} }
-spec: { firstName: F, lastName: L, externalEmail: ${name}@example.org, services: { git: {} } }
-`;
 /** Project p<i>; p3 keeps forking on in its own manifest. */
 const projectDoc = (i: number) => `apiVersion: phctl/v1
 kind: Project
@@ -88,13 +76,13 @@ beforeAll(async () => {
   api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-layers-plan-"));
   write("base/phctl.yaml", "organization: acme\nmaxRemovals: 25%\n");
-  write("base/users.yaml", ["jdoe", "asmith", "bwong"].map(userDoc).join("---\n"));
+  write("base/users.yaml", ["jdoe", "asmith", "bwong"].map((n) => userDoc(n)).join("---\n"));
   for (let i = 1; i <= 6; i++) write(`base/projects/p${i}.yaml`, projectDoc(i));
   write("base/defaults/repositories.yaml", REPOS);
   write("base/defaults/access.yaml", ACCESS);
-  cpSync(join(dir, "base"), join(dir, "head"), { recursive: true });
+  variant("head");
   edit("head/defaults/repositories.yaml", "enableForking: true", "enableForking: false");
-  cpSync(join(dir, "base"), join(dir, "dropped"), { recursive: true });
+  variant("dropped");
   edit("dropped/defaults/access.yaml", "[asmith, bwong]", "[asmith]");
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
   const base = await loadManifests([join(dir, "base")]);

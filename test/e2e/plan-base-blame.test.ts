@@ -11,7 +11,7 @@
  *   reviewed plan's base), not the asmith or groups layers that select the same projects and
  *   never gave bwong.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
+import { configFiles, userDoc } from "../helpers/config-files.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
@@ -27,21 +28,8 @@ let api: ApiClient;
 let dir: string;
 let env: Record<string, string>;
 
-const write = (path: string, text: string) => {
-  mkdirSync(join(dir, path, ".."), { recursive: true });
-  writeFileSync(join(dir, path), text);
-};
-const edit = (path: string, from: string, to: string) => {
-  const text = readFileSync(join(dir, path), "utf8");
-  if (!text.includes(from)) throw new Error(`no ${from} in ${path}`);
-  writeFileSync(join(dir, path), text.replace(from, to));
-};
+const { write, edit, variant } = configFiles(() => dir);
 
-const userDoc = (name: string) => `apiVersion: phctl/v1
-kind: User
-metadata: { name: ${name} }
-spec: { firstName: F, lastName: L, externalEmail: ${name}@example.org, services: { git: {} } }
-`;
 const projectDoc = (i: number) => `apiVersion: phctl/v1
 kind: Project
 metadata:
@@ -71,7 +59,7 @@ beforeAll(async () => {
   api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-base-blame-"));
   write("base/phctl.yaml", "organization: acme\nmaxRemovals: 25%\nprune: { repositories: true }\n");
-  write("base/users.yaml", ["jdoe", "asmith", "bwong"].map(userDoc).join("---\n"));
+  write("base/users.yaml", ["jdoe", "asmith", "bwong"].map((n) => userDoc(n)).join("---\n"));
   for (let i = 1; i <= 4; i++) write(`base/projects/p${i}.yaml`, projectDoc(i));
   write(
     "base/defaults/groups.yaml",
@@ -86,17 +74,17 @@ beforeAll(async () => {
     layerDoc("bwong-reports", "    access:\n      reporters: [bwong]\n"),
   );
   // A repository dropped from p1's own manifest.
-  cpSync(join(dir, "base"), join(dir, "unlisted"), { recursive: true });
+  variant("unlisted");
   edit("unlisted/projects/p1.yaml", "      - name: r2\n", "");
   // The bwong layer narrowed to the critical projects.
-  cpSync(join(dir, "base"), join(dir, "narrowed"), { recursive: true });
+  variant("narrowed");
   edit(
     "narrowed/defaults/bwong.yaml",
     "    kind: Project\n",
     "    kind: Project\n    matchLabels: { tier: critical }\n",
   );
   // The bwong layer deleted.
-  cpSync(join(dir, "base"), join(dir, "deleted"), { recursive: true });
+  variant("deleted");
   rmSync(join(dir, "deleted/defaults/bwong.yaml"));
   env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
   const base = await loadManifests([join(dir, "base")]);

@@ -10,7 +10,7 @@
  * - a team declared in a project folder is denied; the same team at the top passes;
  * - apply of the denied change makes no write.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
 import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
+import { configFiles, userDoc } from "../helpers/config-files.js";
 import { populate } from "../helpers/populate.js";
 import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
 
@@ -26,26 +27,8 @@ let api: ApiClient;
 let dir: string;
 let env: Record<string, string>;
 
-const write = (path: string, text: string) => {
-  mkdirSync(join(dir, path, ".."), { recursive: true });
-  writeFileSync(join(dir, path), text);
-};
-const edit = (path: string, from: string, to: string) => {
-  const text = readFileSync(join(dir, path), "utf8");
-  if (!text.includes(from)) throw new Error(`no ${from} in ${path}`);
-  writeFileSync(join(dir, path), text.replace(from, to));
-};
-const variant = (name: string) => cpSync(join(dir, "base"), join(dir, name), { recursive: true });
+const { write, edit, variant } = configFiles(() => dir);
 
-const userDoc = (name: string, org?: string) => `apiVersion: phctl/v1
-kind: User
-metadata: { name: ${name} }
-spec:
-  firstName: F
-  lastName: L
-  externalEmail: ${name}@example.org
-  services: { git: {} }
-${org ? `  organization: ${org}\n` : ""}`;
 const projectDoc = (slug: string) => `apiVersion: phctl/v1
 kind: Project
 metadata: { name: ${slug} }
