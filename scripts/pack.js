@@ -22,8 +22,8 @@
  * `--commit` (from a clean checkout) also makes the release commit the GitHub action is pinned
  * to: HEAD's tree plus `release/`, exactly the tarball's `package/`, the built dist/ in it; its
  * parent is HEAD. The action runs `release/dist/cli/main.js` and builds nothing, so the pinned
- * commit fixes every byte it runs. It prints the commit; tag it (`git tag -a vX.Y.Z <commit>`)
- * and push the tag. No branch moves.
+ * commit fixes every byte it runs. It prints the commit; tag it (`git tag vX.Y.Z <commit>`, a
+ * plain tag: `git ls-remote` then shows the commit users pin) and push the tag. No branch moves.
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
@@ -194,9 +194,7 @@ try {
     // Exactly what the tarball holds: release/ and the tarball's package/ are the same files.
     const files = packed[0].files.map((f) => f.path).sort();
     const sha = releaseCommit(stage, files, manifest.version);
-    process.stdout.write(
-      `release commit ${sha} (tag it: git tag -a v${manifest.version} ${sha})\n`,
-    );
+    process.stdout.write(`release commit ${sha} (tag it: git tag v${manifest.version} ${sha})\n`);
   }
 } finally {
   rmSync(stage, { recursive: true, force: true });

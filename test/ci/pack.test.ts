@@ -274,3 +274,36 @@ describe("the release tarball (scripts/pack.js)", () => {
 
 /** The major version of a range such as ^12.6.2 or 12.11.1. */
 const semverMajor = (range: string) => /(\d+)/.exec(range)![1];
+
+describe("the release commit the action is pinned to (scripts/pack.js --commit)", () => {
+  it("is HEAD plus release/, exactly the tarball's package/; refused in a checkout with changes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "phctl-release-commit-"));
+    const clone = join(dir, "clone");
+    const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" }).trim(); // prettier-ignore
+    const head = execFileSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(); // prettier-ignore
+    execFileSync("git", ["clone", "-q", "--no-checkout", ROOT, clone]);
+    git("checkout", "-q", head);
+    cpSync(join(ROOT, "dist"), join(clone, "dist"), { recursive: true }); // built, ignored by git
+    const pack = () => spawnSync("node", ["scripts/pack.js", "--no-build", "--commit", "--out", join(dir, "out")], { cwd: clone, env: npmEnv, encoding: "utf8" }); // prettier-ignore
+    const r = pack();
+    expect(r.status, r.stderr).toBe(0);
+    const commit = /^release commit ([0-9a-f]{40}) \(tag it: git tag v(\S+) \1\)$/m.exec(r.stdout);
+    expect(commit, r.stdout).not.toBeNull();
+    const [, sha, version] = commit!;
+    expect(version).toBe(pkg.version);
+    expect(git("rev-parse", `${sha}^`)).toBe(head);
+    expect(git("diff", "--name-only", head, sha).split("\n").filter((f) => !f.startsWith("release/"))).toEqual([]); // prettier-ignore
+    const tgz = join(dir, "out", `phctl-${pkg.version}.tgz`);
+    const inTarball = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.replace(/^package\//, "release/")).sort(); // prettier-ignore
+    expect(git("ls-tree", "-r", "--name-only", sha, "release/").split("\n").sort()).toEqual(inTarball); // prettier-ignore
+    for (const f of ["node_modules.sha256", "npm-shrinkwrap.json", "dist/cli/main.js", "package.json"])
+      expect(git("show", `${sha}:release/${f}`), f).toBe(execFileSync("tar", ["-xzOf", tgz, `package/${f}`], { encoding: "utf8" }).trim()); // prettier-ignore
+    expect(git("ls-tree", sha, "release/dist/cli/main.js")).toMatch(/^100755 /);
+    expect(git("rev-parse", "HEAD")).toBe(head); // no branch moved
+    writeFileSync(join(clone, "stray.txt"), "x\n");
+    const dirty = pack();
+    expect(dirty.status).toBe(1);
+    expect(dirty.stderr).toBe("phctl: --commit needs a clean checkout (the release commit's parent is HEAD, and dist/ is built from the worktree): commit or remove the changes first\n"); // prettier-ignore
+    rmSync(dir, { recursive: true, force: true });
+  }, 240_000);
+});
