@@ -1,9 +1,10 @@
 /* global process */
 /**
- * The release tarball (`npm run pack-release [-- --out DIR] [--no-build]`): what users and the
- * GitLab template install, so it must install exactly what phctl was tested with. Plain `npm
- * pack` is refused (package.json `prepack`): it would ship the checkout's `prepare` script
- * (npm 11 warns every consumer about it) and no lockfile (npm would resolve the ranges anew).
+ * The release tarball (`npm run pack-release [-- --out DIR] [--no-build] [--commit]`): what
+ * users and the GitLab template install, so it must install exactly what phctl was tested
+ * with. Plain `npm pack` is refused (package.json `prepack`): it would ship the checkout's
+ * `prepare` script (npm 11 warns every consumer about it) and no lockfile (npm would resolve
+ * the ranges anew).
  *
  * Builds once (`npm run build`), copies what `npm pack` would ship (package.json `files`) to a
  * staging directory, and there:
@@ -12,15 +13,25 @@
  * - npm-shrinkwrap.json is package-lock.json without the development-only packages: npm
  *   installs a package's shrinkwrap as it is, so the tarball gets exactly the lockfile's
  *   versions (better-sqlite3 stays optional: `--omit=optional` leaves it out);
+ * - node_modules.sha256 is the digest (scripts/install-digest.js) of what `npm ci --omit=dev
+ *   --omit=optional --ignore-scripts` installs from that shrinkwrap (installed here once): CI
+ *   trusts a node_modules restored from its cache only when it has this digest;
  * then packs it with no script run and prints the tarball's path and SHA-256 (which covers the
- * shrinkwrap too: the GitLab job checks it before installing).
+ * shrinkwrap and the digest too: the GitLab job checks it before installing).
+ *
+ * `--commit` (from a clean checkout) also makes the release commit the GitHub action is pinned
+ * to: HEAD's tree plus `release/`, exactly the tarball's `package/`, the built dist/ in it; its
+ * parent is HEAD. The action runs `release/dist/cli/main.js` and builds nothing, so the pinned
+ * commit fixes every byte it runs. It prints the commit; tag it (`git tag vX.Y.Z <commit>`, a
+ * plain tag: `git ls-remote` then shows the commit users pin) and push the tag. No branch moves.
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"; // prettier-ignore
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { treeSha256 } from "./install-digest.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -42,6 +53,22 @@ const npm = (argv, cwd) => {
   }
   return r.stdout;
 };
+
+const git = (argv, options = {}) => {
+  const r = spawnSync("git", argv, { cwd: root, encoding: "utf8", ...options });
+  if (r.status !== 0) {
+    process.stderr.write(`phctl: git ${argv.join(" ")} failed: ${r.stderr}`);
+    process.exit(1);
+  }
+  return r.stdout.trim();
+};
+const commit = args.includes("--commit");
+if (commit && git(["status", "--porcelain"]) !== "") {
+  process.stderr.write(
+    "phctl: --commit needs a clean checkout (the release commit's parent is HEAD, and dist/ is built from the worktree): commit or remove the changes first\n",
+  );
+  process.exit(1);
+}
 
 if (!args.includes("--no-build")) {
   const r = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
@@ -69,7 +96,7 @@ function releaseManifest(manifest, lockfile) {
   return {
     ...rest,
     // npm 11 packs a shrinkwrap only when `files` names it.
-    files: [...(manifest.files ?? []), "npm-shrinkwrap.json"],
+    files: [...(manifest.files ?? []), "npm-shrinkwrap.json", "node_modules.sha256"],
     dependencies: exact(manifest.dependencies),
     ...(manifest.optionalDependencies
       ? { optionalDependencies: exact(manifest.optionalDependencies) }
@@ -106,6 +133,41 @@ function shrinkwrap(manifest, lockfile) {
   return { ...lockfile, packages };
 }
 
+/** Installs the staged package's dependencies as CI does, elsewhere, and returns their digest. */
+function installDigest(stage) {
+  const dir = mkdtempSync(join(tmpdir(), "phctl-release-install-"));
+  try {
+    for (const f of ["package.json", "npm-shrinkwrap.json"]) cpSync(join(stage, f), join(dir, f));
+    npm(["ci", "--omit=dev", "--omit=optional", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], dir); // prettier-ignore
+    return treeSha256(join(dir, "node_modules"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The release commit: HEAD's tree plus `release/` holding the staged package; parent HEAD. */
+function releaseCommit(stage, files, version) {
+  const index = join(mkdtempSync(join(tmpdir(), "phctl-release-index-")), "index");
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  try {
+    git(["read-tree", "HEAD"], { env });
+    const blobs = git(["hash-object", "-w", "--stdin-paths"], {
+      input: files.map((f) => join(stage, f)).join("\n"),
+    }).split("\n");
+    const entries = files.map((f, i) => {
+      const mode = statSync(join(stage, f)).mode & 0o111 ? "100755" : "100644";
+      return `${mode} ${blobs[i]}\trelease/${f}`;
+    });
+    git(["update-index", "--index-info"], { env, input: `${entries.join("\n")}\n` });
+    const tree = git(["write-tree"], { env });
+    const head = git(["rev-parse", "HEAD"]);
+    const message = `Release v${version}: release/ is the package npm run pack-release built from ${head.slice(0, 12)}\n\nThe GitHub action runs release/dist/cli/main.js; nothing is built where it runs.\n`;
+    return git(["commit-tree", tree, "-p", head], { input: message });
+  } finally {
+    rmSync(dirname(index), { recursive: true, force: true });
+  }
+}
+
 // What `npm pack` would ship (package.json `files`), copied as it is.
 const listed = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], root));
 const stage = mkdtempSync(join(tmpdir(), "phctl-release-"));
@@ -120,6 +182,7 @@ try {
     join(stage, "npm-shrinkwrap.json"),
     `${JSON.stringify(shrinkwrap(manifest, lock), null, 2)}\n`,
   );
+  writeFileSync(join(stage, "node_modules.sha256"), `${installDigest(stage)}  node_modules\n`);
   mkdirSync(out, { recursive: true });
   const packed = JSON.parse(
     npm(["pack", "--json", "--ignore-scripts", "--pack-destination", out], stage),
@@ -127,6 +190,12 @@ try {
   const tarball = join(out, packed[0].filename);
   const sha256 = createHash("sha256").update(readFileSync(tarball)).digest("hex");
   process.stdout.write(`${tarball}\nsha256 ${sha256}\n`);
+  if (commit) {
+    // Exactly what the tarball holds: release/ and the tarball's package/ are the same files.
+    const files = packed[0].files.map((f) => f.path).sort();
+    const sha = releaseCommit(stage, files, manifest.version);
+    process.stdout.write(`release commit ${sha} (tag it: git tag v${manifest.version} ${sha})\n`);
+  }
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }

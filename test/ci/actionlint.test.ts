@@ -98,10 +98,10 @@ describe("action.yml", () => {
     expect([...used].sort()).toEqual(Object.keys(action.inputs).sort());
   });
 
-  it("installs phctl from its own checkout unless PHCTL_MAIN names one (run: action-install.test.ts)", () => {
+  it("runs the prebuilt release/ of its checkout unless PHCTL_MAIN names one (run: action-install.test.ts)", () => {
     const install = steps.find((s) => s.name === "Install phctl").run as string;
-    expect(steps.find((s) => s.name === "Build phctl").run).toContain("npm ci --ignore-scripts");
-    expect(install).toContain('main="$GITHUB_ACTION_PATH/dist/cli/main.js"');
+    expect(steps.find((s) => s.name === "Install phctl's dependencies").run).toContain("npm ci --omit=dev --omit=optional --ignore-scripts"); // prettier-ignore
+    expect(install).toContain('main="$release/dist/cli/main.js"');
     expect(install).toContain("PHCTL_MAIN");
   });
 

@@ -54,7 +54,10 @@ describe("the CI kits never cache the apply lock", () => {
     expect(jobs).toEqual(["phctl-plan", "phctl-apply", "phctl-drift", "phctl-report"]);
     for (const name of [".phctl", ...jobs]) {
       const cache = ci[name].cache ?? ci[".phctl"].cache;
-      for (const c of [cache].flat()) {
+      // Each cache of .phctl/ (the other keeps the installed dependencies, outside it).
+      const kept = [cache].flat().filter((c) => c.paths.some((p: string) => p.startsWith(".phctl/"))); // prettier-ignore
+      expect(kept, name).toHaveLength(1);
+      for (const c of kept) {
         const paths: string[] = c.paths;
         expect(c.untracked ?? false, name).toBe(false);
         for (const file of [LOCK, ASIDE])
@@ -73,7 +76,7 @@ describe("the CI kits never cache the apply lock", () => {
       }
     }
     // The journal of a failed or killed apply is still kept.
-    expect(ci["phctl-apply"].cache).toMatchObject({ policy: "pull-push", when: "always" });
+    expect(ci["phctl-apply"].cache).toContainEqual(expect.objectContaining({ key: "phctl-journal-$PHCTL_KEY", policy: "pull-push", when: "always" })); // prettier-ignore
   });
 
   it("action.yml: what actions/cache saves and restores of .phctl is the journal and applied record", () => {

@@ -4,15 +4,20 @@
  * it is publishable, that packing builds once, and that installing the tarball as the CI kit
  * does (unpacked, `npm ci`, no optional part: better-sqlite3, the reference server's
  * database) installs exactly the lockfile's versions, compiles nothing, prints no engine
- * warning, and gives a working CLI whose `serve` says how to get its database.
+ * warning, and gives a working CLI whose `serve` says how to get its database. The tarball's
+ * node_modules.sha256 is the digest of that install, computed alike by scripts/install-digest.js
+ * and by the shell of action.yml and the GitLab job, which then use a cached node_modules
+ * with no npm run only when it has that digest.
  * `npm run pack-check` does the full install, with better-sqlite3, and runs the embedded
  * server (scripts/pack-check.sh).
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"; // prettier-ignore
+import { createHash } from "node:crypto";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"; // prettier-ignore
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SQLITE_MISSING } from "../../src/server/store/db.js";
 
@@ -181,6 +186,68 @@ describe("the release tarball (scripts/pack.js)", () => {
     expect(installed.has(`better-sqlite3@${lock.packages["node_modules/better-sqlite3"].version}`)).toBe(false); // prettier-ignore
   });
 
+  /** The shell function `tree_sha256` as `file` defines it, whitespace folded. */
+  const shellDigest = (text: string) => /tree_sha256\(\) \{[\s\S]*?; \}/.exec(text)![0].replace(/\s+/g, " "); // prettier-ignore
+  const digestOf = (fn: string, dir: string) =>
+    execFileSync("bash", ["-eo", "pipefail", "-c", `${fn}\ntree_sha256 "$1"`, "bash", dir], { encoding: "utf8" }).trim(); // prettier-ignore
+
+  it("ships node_modules.sha256, the digest of that install, as the action and the GitLab job compute it", () => {
+    const shipped = execFileSync("tar", ["-xzOf", tarball, "package/node_modules.sha256"], { encoding: "utf8" }); // prettier-ignore
+    const [digest, name] = shipped.trim().split(/\s+/);
+    expect(name).toBe("node_modules");
+    const action = shellDigest(readFileSync(join(ROOT, "action.yml"), "utf8"));
+    const gitlab = shellDigest(readFileSync(join(ROOT, "examples/.gitlab-ci.yml"), "utf8"));
+    expect(gitlab).toBe(action);
+    const installed = join(app, "package/node_modules");
+    expect(digestOf(action, installed)).toBe(digest);
+    const js = `import { treeSha256 } from ${JSON.stringify(join(ROOT, "scripts/install-digest.js"))}; console.log(treeSha256(process.argv[1]));`; // prettier-ignore
+    expect(execFileSync(process.execPath, ["--input-type=module", "-e", js, installed], { encoding: "utf8" }).trim()).toBe(digest); // prettier-ignore
+  });
+
+  it("the GitLab job uses the cached node_modules only when it has the tarball's digest: then no npm runs", () => {
+    const ci = parse(readFileSync(join(ROOT, "examples/.gitlab-ci.yml"), "utf8"));
+    const before = ci[".phctl"].before_script.join("\n");
+    const sha = createHash("sha256").update(readFileSync(tarball)).digest("hex");
+    const standIn = join(dir, "stand-in");
+    mkdirSync(standIn, { recursive: true });
+    const npmLog = join(dir, "npm.log");
+    writeFileSync(join(standIn, "npm"), `#!/usr/bin/env bash\necho "npm $*" >>${JSON.stringify(npmLog)}\nexit 7\n`); // prettier-ignore
+    chmodSync(join(standIn, "npm"), 0o755);
+    const project = join(dir, "project");
+    const cached = join(project, ".phctl-install/package/node_modules");
+    const job = () => {
+      writeFileSync(npmLog, "");
+      const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", before], {
+        cwd: project,
+        encoding: "utf8",
+        env: { PATH: `${standIn}:${process.env.PATH}`, HOME: process.env.HOME!, CI_PROJECT_DIR: project, PHCTL_VERSION: pkg.version, PHCTL_TARBALL_URL: `file://${tarball}`, PHCTL_SHA256: sha }, // prettier-ignore
+      });
+      return { code: r.status, out: `${r.stdout}${r.stderr}`, npm: readFileSync(npmLog, "utf8") };
+    };
+    // GitLab restores the cache (phctl-install-$PHCTL_SHA256) into the checkout.
+    cpSync(join(app, "package/node_modules"), cached, { recursive: true, verbatimSymlinks: true });
+    const warm = job();
+    expect(warm.code, warm.out).toBe(0);
+    expect(warm.npm).toBe("");
+    expect(warm.out).toContain("as the tarball's node_modules.sha256 says: no npm run");
+    expect(warm.out).toMatch(new RegExp(`^${pkg.version.replace(/\./g, "\\.")}$`, "m")); // phctl --version, the real one
+    expect(existsSync(join(cached, "ajv/package.json"))).toBe(true); // where the cache is saved from
+    // One file changed (a poisoned cache): npm installs afresh (the stand-in fails the job).
+    writeFileSync(join(cached, "ajv/dist/ajv.js"), "process.exit(42);\n");
+    const poisoned = job();
+    expect(poisoned.code).toBe(7);
+    expect(poisoned.out).toContain("phctl: the cached dependencies are not the tarball's (node_modules.sha256): installed afresh"); // prettier-ignore
+    expect(poisoned.npm).toBe("npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund\n"); // prettier-ignore
+    expect(existsSync(join(project, ".phctl-restored"))).toBe(false);
+    // A link the checkout holds in its place is not followed: npm installs afresh.
+    rmSync(join(project, ".phctl-install"), { recursive: true, force: true });
+    mkdirSync(join(project, ".phctl-install/package"), { recursive: true });
+    symlinkSync(join(app, "package/node_modules"), cached);
+    const linked = job();
+    expect(linked.npm).toBe("npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund\n"); // prettier-ignore
+    expect(existsSync(join(app, "package/node_modules/ajv/package.json"))).toBe(true);
+  }, 120_000);
+
   it("runs: validate works, and serve says in one line how to get its database", async () => {
     const bin = join(app, "package/dist/cli/main.js");
     const validate = await run(bin, ["validate", join(ROOT, "examples")], {
@@ -207,3 +274,36 @@ describe("the release tarball (scripts/pack.js)", () => {
 
 /** The major version of a range such as ^12.6.2 or 12.11.1. */
 const semverMajor = (range: string) => /(\d+)/.exec(range)![1];
+
+describe("the release commit the action is pinned to (scripts/pack.js --commit)", () => {
+  it("is HEAD plus release/, exactly the tarball's package/; refused in a checkout with changes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "phctl-release-commit-"));
+    const clone = join(dir, "clone");
+    const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" }).trim(); // prettier-ignore
+    const head = execFileSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(); // prettier-ignore
+    execFileSync("git", ["clone", "-q", "--no-checkout", ROOT, clone]);
+    git("checkout", "-q", head);
+    cpSync(join(ROOT, "dist"), join(clone, "dist"), { recursive: true }); // built, ignored by git
+    const pack = () => spawnSync("node", ["scripts/pack.js", "--no-build", "--commit", "--out", join(dir, "out")], { cwd: clone, env: npmEnv, encoding: "utf8" }); // prettier-ignore
+    const r = pack();
+    expect(r.status, r.stderr).toBe(0);
+    const commit = /^release commit ([0-9a-f]{40}) \(tag it: git tag v(\S+) \1\)$/m.exec(r.stdout);
+    expect(commit, r.stdout).not.toBeNull();
+    const [, sha, version] = commit!;
+    expect(version).toBe(pkg.version);
+    expect(git("rev-parse", `${sha}^`)).toBe(head);
+    expect(git("diff", "--name-only", head, sha).split("\n").filter((f) => !f.startsWith("release/"))).toEqual([]); // prettier-ignore
+    const tgz = join(dir, "out", `phctl-${pkg.version}.tgz`);
+    const inTarball = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.replace(/^package\//, "release/")).sort(); // prettier-ignore
+    expect(git("ls-tree", "-r", "--name-only", sha, "release/").split("\n").sort()).toEqual(inTarball); // prettier-ignore
+    for (const f of ["node_modules.sha256", "npm-shrinkwrap.json", "dist/cli/main.js", "package.json"])
+      expect(git("show", `${sha}:release/${f}`), f).toBe(execFileSync("tar", ["-xzOf", tgz, `package/${f}`], { encoding: "utf8" }).trim()); // prettier-ignore
+    expect(git("ls-tree", sha, "release/dist/cli/main.js")).toMatch(/^100755 /);
+    expect(git("rev-parse", "HEAD")).toBe(head); // no branch moved
+    writeFileSync(join(clone, "stray.txt"), "x\n");
+    const dirty = pack();
+    expect(dirty.status).toBe(1);
+    expect(dirty.stderr).toBe("phctl: --commit needs a clean checkout (the release commit's parent is HEAD, and dist/ is built from the worktree): commit or remove the changes first\n"); // prettier-ignore
+    rmSync(dir, { recursive: true, force: true });
+  }, 240_000);
+});

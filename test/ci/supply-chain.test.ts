@@ -142,3 +142,57 @@ describe("every action the kit uses is pinned to a commit, its tag in a comment"
     expect(blocks.flatMap(unpinnedUses)).toEqual([]);
   });
 });
+
+/**
+ * npm commands of a script that build phctl or compile anything: a build (`npm run build`,
+ * `npm rebuild`, tsc, the bundler), or an install without `--omit=dev --omit=optional
+ * --ignore-scripts` (dev tools, better-sqlite3's compile, install scripts).
+ */
+export function buildsInCi(script: string): string[] {
+  const found: string[] = [];
+  for (const command of script.replace(/\\\n/g, " ").split(/&&|\|\||[;|&\n()]|\b(?:then|do)\b/)) {
+    const words = command.trim().split(/\s+/);
+    const [tool, sub] = words;
+    const line = words.join(" ");
+    if (tool === "npm" && /^(run|run-script|rebuild|rb|prepare)$/.test(sub ?? "")) found.push(line);
+    else if (
+      tool === "tsc" ||
+      (tool === "npx" && sub === "tsc") ||
+      /scripts\/bundle\.js/.test(line)
+    )
+      found.push(line); // prettier-ignore
+    else if (tool === "npm" && /^(ci|install|i|add|in)$/.test(sub ?? "")) {
+      for (const flag of ["--omit=dev", "--omit=optional", "--ignore-scripts"])
+        if (!words.includes(flag)) found.push(`${line} (no ${flag})`);
+    }
+  }
+  return found;
+}
+
+describe("CI builds nothing and compiles nothing: it installs production dependencies only, no script run", () => {
+  it("the check is live: the action's old install from its checkout is found", () => {
+    const old = "npm ci --ignore-scripts --no-audit --no-fund\nnpm rebuild esbuild\nnpm run build\nphctl --version"; // prettier-ignore
+    expect(buildsInCi(old)).toEqual([
+      "npm ci --ignore-scripts --no-audit --no-fund (no --omit=dev)",
+      "npm ci --ignore-scripts --no-audit --no-fund (no --omit=optional)",
+      "npm rebuild esbuild",
+      "npm run build",
+    ]);
+    expect(buildsInCi("(cd p && npm ci --omit=dev --ignore-scripts)")).toEqual(["npm ci --omit=dev --ignore-scripts (no --omit=optional)"]); // prettier-ignore
+    expect(buildsInCi("npx tsc -p . && node scripts/bundle.js")).toHaveLength(2);
+    expect(buildsInCi("npm ci --omit=dev --omit=optional --ignore-scripts --no-audit")).toEqual([]); // prettier-ignore
+  });
+
+  it("action.yml and examples/.gitlab-ci.yml (variables expanded)", () => {
+    const steps = parse(read("action.yml")).runs.steps as { run?: string }[];
+    const scripts = gitlabScripts(read("examples/.gitlab-ci.yml"));
+    for (const [file, all] of [
+      ["action.yml", runs(steps)],
+      ["examples/.gitlab-ci.yml", scripts],
+    ] as const) {
+      // prettier-ignore
+      expect(all.join("\n"), file).toContain("npm ci");
+      expect(all.flatMap(buildsInCi), file).toEqual([]);
+    }
+  });
+});
