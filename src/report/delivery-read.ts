@@ -6,12 +6,18 @@
  * sums the daily values cannot give) — and its CI pipelines over both periods (one call);
  * per organization its user counts (in all, with a git account, with an artifact account).
  *
+ * Reads go through the memoised readers (ReadContext.once: none twice) and a bounded fan-out
+ * (engine/bounded.ts) as plan's do: about FAN_OUT calls pending per section, not 5,000.
+ * Each DORA read covers one period: the git host refuses ranges longer than it allows
+ * (GitLab: 180 days, 92 in older versions), and both 3-month periods together are 184.
+ *
  * Each of the three sections (dora, ci, usage) may fail alone: the others still come. The
  * first failure of a section stops its further calls (a refused token would be refused
  * hundreds of times), and the section says what failed and what to set.
  */
 import type { Static } from "@sinclair/typebox";
 import type { DoraPoint, Pipeline } from "../api/schemas.js";
+import { FAN_OUT, mapBounded } from "../engine/bounded.js";
 import {
   readGroup,
   readOrganizations,
@@ -69,6 +75,9 @@ function stopOnFirstFailure() {
   };
 }
 
+/** DORA reads of one project's group: each metric daily over the period and in all over the previous one, and the change failure rate in all over the period. */
+const DORA_READS = DORA_METRICS.length * 2 + 1;
+
 async function readDora(
   rc: ReadContext,
   slugs: readonly string[],
@@ -76,14 +85,18 @@ async function readDora(
 ): Promise<Map<string, ProjectDora>> {
   const once = stopOnFirstFailure();
   const dora = (id: string, metric: DoraMetricName, p: Period, interval: "daily" | "all") =>
-    once(() =>
-      rc.api.call("dora.group", {
-        params: { id },
-        query: { metric, start_date: p.start, end_date: p.end, interval },
-      }),
+    rc.once(`dora/${id}/${metric}/${interval}/${p.start}/${p.end}`, () =>
+      once(() =>
+        rc.api.call("dora.group", {
+          params: { id },
+          query: { metric, start_date: p.start, end_date: p.end, interval },
+        }),
+      ).then((points) => rc.count(points)),
     );
-  const entries = await Promise.all(
-    slugs.map(async (slug) => {
+  // A project's reads go out together; enough projects at once to keep FAN_OUT calls pending.
+  const entries = await mapBounded(
+    slugs,
+    async (slug) => {
       const group = await readGroup(rc, slug);
       if (!group) return undefined;
       const id = String(group.id);
@@ -92,10 +105,10 @@ async function readDora(
         Promise.all(DORA_METRICS.map((m) => dora(id, m, span.previous, "all"))),
         dora(id, "change_failure_rate", span.current, "all"),
       ]);
-      const value = (points: Point[]) => rc.count(points)[0]?.value ?? 0;
+      const value = (points: Point[]) => points[0]?.value ?? 0;
       const entry: ProjectDora = {
         daily: Object.fromEntries(
-          DORA_METRICS.map((m, i) => [m, rc.count(daily[i])]),
+          DORA_METRICS.map((m, i) => [m, daily[i]]),
         ) as ProjectDora["daily"],
         previous: Object.fromEntries(
           DORA_METRICS.map((m, i) => [m, value(previous[i])]),
@@ -103,7 +116,8 @@ async function readDora(
         failureRate: value(rate),
       };
       return [slug, entry] as const;
-    }),
+    },
+    Math.max(1, Math.floor(FAN_OUT / DORA_READS)),
   );
   return new Map(entries.filter((e) => e !== undefined));
 }
@@ -115,17 +129,17 @@ async function readPipelines(
   to: string,
 ): Promise<Map<string, LivePipeline[]>> {
   const once = stopOnFirstFailure();
-  const lists = await Promise.all(
-    slugs.map((projectSlug) =>
+  const lists = await mapBounded(slugs, (projectSlug) =>
+    rc.once(`pipelines/${projectSlug}/${from}/${to}`, () =>
       once(() =>
         rc.api.call("metrics.pipelines", {
           params: { projectSlug },
           query: { startDate: from, endDate: to },
         }),
-      ),
+      ).then((list) => rc.count(list)),
     ),
   );
-  return new Map(slugs.map((s, i) => [s, rc.count(lists[i])]));
+  return new Map(slugs.map((s, i) => [s, lists[i]]));
 }
 
 async function readUsage(rc: ReadContext, orgs: readonly string[]): Promise<Map<string, OrgUsage>> {

@@ -297,6 +297,19 @@ CREATE TABLE IF NOT EXISTS pipelines (
   finished TEXT,
   duration INTEGER NOT NULL DEFAULT 0
 );
+-- A project's pipelines in a range (the CI metrics, the DORA API) without reading every
+-- project's, in the order the DORA API walks them.
+CREATE INDEX IF NOT EXISTS pipelines_project_created ON pipelines(project_id, created, id);
+-- Moves whenever a pipeline is added, removed or changes what the DORA API derives from it:
+-- the DORA API's day index (routes/git/dora-days.ts) is kept while it stands still.
+CREATE TABLE IF NOT EXISTS pipelines_version (version INTEGER NOT NULL);
+INSERT INTO pipelines_version (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM pipelines_version);
+CREATE TRIGGER IF NOT EXISTS pipelines_added AFTER INSERT ON pipelines
+BEGIN UPDATE pipelines_version SET version = version + 1; END;
+CREATE TRIGGER IF NOT EXISTS pipelines_changed AFTER UPDATE OF project_id, status, created, duration ON pipelines
+BEGIN UPDATE pipelines_version SET version = version + 1; END;
+CREATE TRIGGER IF NOT EXISTS pipelines_removed AFTER DELETE ON pipelines
+BEGIN UPDATE pipelines_version SET version = version + 1; END;
 CREATE TABLE IF NOT EXISTS pipeline_jobs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   pipeline_id INTEGER NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,

@@ -15,7 +15,7 @@ import type { DoraPoint } from "../../../api/schemas.js";
 import type { Caller, ServerContext } from "../../context.js";
 import { defineHandlers, type QueryOf } from "../../context.js";
 import { notFound, ruleViolated } from "../../errors.js";
-import { PIPELINE_FAILED, PIPELINE_SUCCESS, type PipelineRow } from "../projects/pipelines.js";
+import { EMPTY_DAY, median, pipelineDays, type PipelineDay } from "./dora-days.js";
 import { resolveGroupPath, resolveRepoPath } from "./resolve.js";
 
 type DoraQuery = QueryOf<"dora.project">;
@@ -24,20 +24,6 @@ type Metric = DoraQuery["metric"];
 const DAY_MS = 86_400_000;
 /** The longest range one request may cover. */
 export const DORA_MAX_DAYS = 366;
-
-interface Day {
-  success: number;
-  failed: number;
-  durations: number[];
-  restores: number[];
-}
-
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 const ratio = (failed: number, total: number) =>
   total === 0 ? 0 : Math.round((failed / total) * 10_000) / 10_000;
@@ -114,38 +100,10 @@ function dateRange(ctx: ServerContext, q: DoraQuery): string[] {
   return days;
 }
 
-/** Per-day pipeline facts of a project between two dates (inclusive). */
-function collect(ctx: ServerContext, projectId: number, days: string[]): Map<string, Day> {
-  const byDay = new Map<string, Day>(
-    days.map((d) => [d, { success: 0, failed: 0, durations: [], restores: [] }]),
-  );
-  // From the first day on, to the end of time: a restore may come after the range.
-  const rows = ctx.db.all<PipelineRow>(
-    "SELECT * FROM pipelines WHERE project_id = ? AND created >= ? ORDER BY created, id",
-    projectId,
-    days[0],
-  );
-  let nextSuccess: string | undefined;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const p = rows[i];
-    const day = byDay.get(p.created.slice(0, 10));
-    if (p.status === PIPELINE_SUCCESS) {
-      nextSuccess = p.created;
-      if (day) {
-        day.success++;
-        day.durations.push(p.duration);
-      }
-    } else if (p.status === PIPELINE_FAILED && day) {
-      day.failed++;
-      if (nextSuccess !== undefined)
-        day.restores.push(Math.round((Date.parse(nextSuccess) - Date.parse(p.created)) / 1000));
-    }
-  }
-  return byDay;
-}
-
-function value(metric: Metric, ds: readonly Day[]): number {
-  const sum = (f: (d: Day) => number) => ds.reduce((n, d) => n + f(d), 0);
+function value(metric: Metric, ds: readonly PipelineDay[]): number {
+  const sum = (f: (d: PipelineDay) => number) => ds.reduce((n, d) => n + f(d), 0);
+  const medians = (f: (d: PipelineDay) => number | undefined) =>
+    median(ds.map(f).filter((v): v is number => v !== undefined));
   switch (metric) {
     case "deployment_frequency":
       return sum((d) => d.success);
@@ -155,13 +113,9 @@ function value(metric: Metric, ds: readonly Day[]): number {
         sum((d) => d.success + d.failed),
       );
     case "lead_time_for_changes":
-      return ds.length === 1
-        ? median(ds[0].durations)
-        : median(ds.filter((d) => d.durations.length > 0).map((d) => median(d.durations)));
+      return medians((d) => d.lead);
     case "time_to_restore_service":
-      return ds.length === 1
-        ? median(ds[0].restores)
-        : median(ds.filter((d) => d.restores.length > 0).map((d) => median(d.restores)));
+      return medians((d) => d.restore);
   }
 }
 
@@ -174,19 +128,18 @@ export function doraSeries(
   const days = dateRange(ctx, q);
   const tiers = q.environment_tiers;
   // Simulated deployments all go to production.
-  const byDay =
-    tiers && !tiers.includes("production")
-      ? new Map(days.map((d) => [d, { success: 0, failed: 0, durations: [], restores: [] }]))
-      : collect(ctx, projectId, days);
+  const byDay: ReadonlyMap<string, PipelineDay> =
+    tiers && !tiers.includes("production") ? new Map() : pipelineDays(ctx.db, projectId);
+  const dayOf = (d: string) => byDay.get(d) ?? EMPTY_DAY;
   const interval = q.interval ?? "daily";
   if (interval === "daily")
-    return days.map((d) => ({ date: d, value: value(q.metric, [byDay.get(d)!]) }));
-  if (interval === "all") return [{ date: days[0], value: value(q.metric, [...byDay.values()]) }];
-  const months = new Map<string, Day[]>();
+    return days.map((d) => ({ date: d, value: value(q.metric, [dayOf(d)]) }));
+  if (interval === "all") return [{ date: days[0], value: value(q.metric, days.map(dayOf)) }];
+  const months = new Map<string, PipelineDay[]>();
   for (const d of days) {
     const m = `${d.slice(0, 7)}-01`;
     const list = months.get(m) ?? [];
-    list.push(byDay.get(d)!);
+    list.push(dayOf(d));
     months.set(m, list);
   }
   return [...months].map(([date, ds]) => ({ date, value: value(q.metric, ds) }));
