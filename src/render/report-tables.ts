@@ -305,18 +305,43 @@ function ciTable(name: string, title: string, rows: DeliveryReport["ci"]["projec
   };
 }
 
-function deliveryTables(r: DeliveryReport): ReportTable[] {
+/** What a change failure rate is, in one line (older reports do not say: nothing then). */
+export function failureRateNote(r: DeliveryReport): string | undefined {
+  const d = r.dora.definitions?.find((x) => x.metric === "change_failure_rate");
+  return d && `Change failure rate: ${d.project}; per organization, ${d.organization}.`;
+}
+
+/** How each metric is computed (older reports do not say: no table then). */
+function definitionsTable(r: DeliveryReport): ReportTable[] {
+  const defs = r.dora.definitions ?? [];
+  if (defs.length === 0) return [];
   return [
-    doraTable(
-      "dora-organizations",
-      `DORA metrics per organization (bands: ${r.bands.year})`,
-      r.dora.organizations,
-    ),
+    {
+      name: "dora-definitions",
+      title: "How the DORA figures are computed",
+      headers: ["Metric", "Project", "Organization"],
+      rows: defs.map((d) => [t(d.metric), t(d.project), t(d.organization)]),
+    },
+  ];
+}
+
+function deliveryTables(r: DeliveryReport): ReportTable[] {
+  const note = failureRateNote(r);
+  return [
+    {
+      ...doraTable(
+        "dora-organizations",
+        `DORA metrics per organization (bands: ${r.bands.year})`,
+        r.dora.organizations,
+      ),
+      ...(note ? { note } : {}),
+    },
     doraTable(
       "dora-projects",
       `DORA metrics per project (bands: ${r.bands.year})`,
       r.dora.projects,
     ),
+    ...definitionsTable(r),
     {
       name: "dora-bands",
       title: `DORA bands (${r.bands.source})`,

@@ -2,8 +2,9 @@
  * The live reads of the delivery report, each once: the organizations and projects (the
  * readers plan uses); per project its git group (the git host's DORA "group"), then the
  * git host's DORA metrics of that group — each metric daily over the period and in all over
- * the previous period, and the change failure rate in all over the period too (a ratio of
- * sums the daily values cannot give) — and its CI pipelines over both periods (one call);
+ * the previous period (the two medians daily there too), and the change failure rate in all
+ * over the period too (a ratio of sums the daily values cannot give) — and its CI pipelines
+ * over both periods (one call);
  * per organization its user counts (in all, with a git account, with an artifact account).
  *
  * Reads go through the memoised readers (ReadContext.once: none twice) and a bounded fan-out
@@ -26,18 +27,27 @@ import {
 } from "../engine/readers.js";
 import type { ReadContext } from "../engine/read-context.js";
 import { guarded } from "./sections.js";
+import { median } from "./stats.js";
 import type { DoraMetricName, Period, SectionStatus } from "./types.js";
 import { DORA_METRICS } from "./types.js";
 
 export type LivePipeline = Static<typeof Pipeline>;
 type Point = Static<typeof DoraPoint>;
+/** The metrics that are medians of daily medians. */
+export type Median = "lead_time_for_changes" | "time_to_restore_service";
+export const MEDIANS: readonly Median[] = ["lead_time_for_changes", "time_to_restore_service"];
 
 /** One project's DORA answers. */
 export interface ProjectDora {
   /** Daily values over the current period, per metric. */
   daily: Record<DoraMetricName, Point[]>;
-  /** The metric in all over the previous period. */
+  /** The metric in all over the previous period (the two medians: of previousDaily). */
   previous: Record<DoraMetricName, number>;
+  /**
+   * The two medians daily over the previous period: an organization's median pools its
+   * projects' daily medians (delivery.ts), in both periods alike.
+   */
+  previousDaily: Record<Median, Point[]>;
   /** The change failure rate in all over the current period. */
   failureRate: number;
 }
@@ -75,8 +85,12 @@ function stopOnFirstFailure() {
   };
 }
 
-/** DORA reads of one project's group: each metric daily over the period and in all over the previous one, and the change failure rate in all over the period. */
+/** DORA reads of one project's group: each metric over the period (daily) and over the previous one (daily for the medians, else in all), and the change failure rate in all over the period. */
 const DORA_READS = DORA_METRICS.length * 2 + 1;
+
+/** The git host's own value in all of a median: the median of the daily medians (0: none). */
+const dailyMedian = (points: readonly Point[]) =>
+  median(points.map((p) => p.value).filter((v) => v > 0)) ?? 0;
 
 async function readDora(
   rc: ReadContext,
@@ -102,7 +116,11 @@ async function readDora(
       const id = String(group.id);
       const [daily, previous, rate] = await Promise.all([
         Promise.all(DORA_METRICS.map((m) => dora(id, m, span.current, "daily"))),
-        Promise.all(DORA_METRICS.map((m) => dora(id, m, span.previous, "all"))),
+        Promise.all(
+          DORA_METRICS.map((m) =>
+            dora(id, m, span.previous, MEDIANS.includes(m as Median) ? "daily" : "all"),
+          ),
+        ),
         dora(id, "change_failure_rate", span.current, "all"),
       ]);
       const value = (points: Point[]) => points[0]?.value ?? 0;
@@ -111,8 +129,11 @@ async function readDora(
           DORA_METRICS.map((m, i) => [m, daily[i]]),
         ) as ProjectDora["daily"],
         previous: Object.fromEntries(
-          DORA_METRICS.map((m, i) => [m, value(previous[i])]),
+          DORA_METRICS.map((m, i) => [m, MEDIANS.includes(m as Median) ? dailyMedian(previous[i]) : value(previous[i])]), // prettier-ignore
         ) as ProjectDora["previous"],
+        previousDaily: Object.fromEntries(
+          MEDIANS.map((m) => [m, previous[DORA_METRICS.indexOf(m)]]),
+        ) as ProjectDora["previousDaily"],
         failureRate: value(rate),
       };
       return [slug, entry] as const;

@@ -5,161 +5,109 @@
  * - deployment frequency: deployments in the period / its days;
  * - lead time for changes and time to restore service: the median of the daily medians
  *   (the git host's own way for a period), over days with data;
- * - change failure rate: the git host's value over the period;
+ * - change failure rate: the git host's value over the period (failed ÷ all deployments);
  * - a project without deployments in a period has no data for it (null), never a 0.
- * Per organization: the deployments of its projects per day; the median of their daily
- * medians; the deployment-weighted mean of their failure rates.
+ * Per organization: dora-rollup.ts; dora-definitions.ts says both in words, in the report.
+ * Usage: each organization's own users (a customer organization's not in its parent's).
  *
  * CI, from the pipelines: pipelines per day, success rate (successful / (successful +
  * failed)), median and p95 duration; the slowest projects (median duration) and the least
  * reliable (success rate), five each.
  */
-import { bandOf, bandTableRows, CURRENT_BANDS } from "./bands.js";
-import type { DeliveryLive, LivePipeline, ProjectDora } from "./delivery-read.js";
+import { bandTableRows, CURRENT_BANDS } from "./bands.js";
+import type { DeliveryLive, LivePipeline, OrgUsage, ProjectDora } from "./delivery-read.js";
+import { MEDIANS } from "./delivery-read.js";
+import { DORA_DEFINITIONS } from "./dora-definitions.js";
+import {
+  dailyFailureCounts,
+  failureCounts,
+  metric,
+  organizationDora,
+  type ProjectFacts,
+} from "./dora-rollup.js";
 import { daysOf } from "./span.js";
-import { change, median, percentile, ratio } from "./stats.js";
+import { median, percentile, ratio } from "./stats.js";
 import type {
   CiDay,
   CiStats,
   DeliveryReport,
-  DoraMetric,
   DoraMetricName,
   DoraScope,
   Period,
-  SeriesPoint,
   UsageRow,
 } from "./types.js";
 import { DORA_METRICS } from "./types.js";
 
-const UNIT: Record<DoraMetricName, DoraMetric["unit"]> = {
-  deployment_frequency: "per-day",
-  lead_time_for_changes: "seconds",
-  time_to_restore_service: "seconds",
-  change_failure_rate: "ratio",
-};
 const TOP = 5;
 
 type Spans = { current: Period; previous: Period };
 
-function metric(
-  name: DoraMetricName,
-  value: number | null,
-  previous: number | null,
-  series: SeriesPoint[],
-): DoraMetric {
-  return {
-    metric: name,
-    unit: UNIT[name],
-    value,
-    band: bandOf(name, value),
-    previous,
-    change: change(value, previous),
-    series,
-  };
-}
-
-/** The day's value of a series as data: medians of 0 are days without any. */
+/**
+ * The day's value of a series as data: medians of 0 are days without any; a failure rate
+ * is data on a day with deployments, successful or failed (failed only: a rate of 1).
+ */
 const asData = (name: DoraMetricName, v: number | undefined, deployed: boolean): number | null => {
   if (v === undefined) return null;
   if (name === "deployment_frequency") return v;
+  if (name === "change_failure_rate") return deployed || v > 0 ? v : null;
   if (!deployed && name !== "time_to_restore_service") return null;
-  return name === "change_failure_rate" ? v : v > 0 ? v : null;
+  return v > 0 ? v : null;
 };
 
+/** A project's DORA scope, and what its organization's roll-up needs of it. */
 function projectDora(
   slug: string,
   organization: string,
   d: ProjectDora,
+  spans: Spans,
   days: string[],
-): DoraScope {
+): ProjectFacts {
   const byDay = (m: DoraMetricName) => new Map(d.daily[m].map((p) => [p.date, p.value]));
   const deploysByDay = byDay("deployment_frequency");
-  const deployments = [...deploysByDay.values()].reduce((a, b) => a + b, 0);
+  const deploys = days.map((date) => deploysByDay.get(date) ?? 0);
+  const deployments = deploys.reduce((a, b) => a + b, 0);
   const prevDeploys = d.previous.deployment_frequency;
+  const rates = byDay("change_failure_rate");
   const metrics = DORA_METRICS.map((m) => {
     const values = byDay(m);
-    const series = days.map((date) => ({
+    const series = days.map((date, i) => ({
       date,
-      value: asData(m, values.get(date), (deploysByDay.get(date) ?? 0) > 0),
+      value: asData(m, values.get(date), deploys[i] > 0),
     }));
     const data = series.map((p) => p.value).filter((v): v is number => v !== null);
-    let value: number | null;
-    let previous: number | null;
-    if (m === "deployment_frequency") {
-      value = deployments > 0 ? ratio(deployments, days.length) : null;
-      previous = null; // set by the caller, which knows the previous period's days
-    } else if (m === "change_failure_rate") {
-      value = deployments > 0 ? d.failureRate : null;
-      previous = prevDeploys > 0 ? d.previous[m] : null;
-    } else {
-      value = median(data);
-      previous = d.previous[m] > 0 ? d.previous[m] : null;
-    }
-    return metric(m, value, previous, series);
-  });
-  return { name: slug, organization, deployments, metrics };
-}
-
-/** Projects' DORA rolled up into their organization. */
-function organizationDora(
-  name: string,
-  scopes: readonly DoraScope[],
-  prevDeploys: number,
-  spans: Spans,
-): DoraScope {
-  const days = daysOf(spans.current);
-  const deployments = scopes.reduce((n, s) => n + s.deployments, 0);
-  const at = (s: DoraScope, m: DoraMetricName) => s.metrics[DORA_METRICS.indexOf(m)];
-  const metrics = DORA_METRICS.map((m) => {
-    const series = days.map((date, i) => {
-      const vals = scopes.map((s) => at(s, m).series[i]?.value ?? null);
-      if (m === "deployment_frequency")
-        return { date, value: vals.reduce<number>((a, v) => a + (v ?? 0), 0) };
-      const data = vals.filter((v): v is number => v !== null);
-      return { date, value: m === "change_failure_rate" ? weighted(scopes, m, i) : median(data) };
-    });
-    let value: number | null;
     if (m === "deployment_frequency")
-      value = deployments > 0 ? ratio(deployments, days.length) : null;
-    else if (m === "change_failure_rate") value = weightedValue(scopes, (s) => at(s, m).value);
-    else value = median(series.map((p) => p.value).filter((v): v is number => v !== null));
-    const previous =
-      m === "deployment_frequency"
-        ? prevDeploys > 0
-          ? ratio(prevDeploys, spans.previous.days)
-          : null
-        : m === "change_failure_rate"
-          ? weightedValue(scopes, (s) => at(s, m).previous)
-          : median(scopes.map((s) => at(s, m).previous).filter((v): v is number => v !== null));
-    return metric(m, value, previous, series);
+      return metric(
+        m,
+        deployments > 0 ? ratio(deployments, days.length) : null,
+        prevDeploys > 0 ? ratio(prevDeploys, spans.previous.days) : null,
+        series,
+      );
+    if (m === "change_failure_rate") {
+      const prev = d.previous.change_failure_rate;
+      return metric(
+        m,
+        deployments > 0 || d.failureRate > 0 ? d.failureRate : null,
+        prevDeploys > 0 || prev > 0 ? prev : null,
+        series,
+      );
+    }
+    return metric(m, median(data), d.previous[m] > 0 ? d.previous[m] : null, series);
   });
-  return { name, organization: name, deployments, metrics };
-}
-
-/** The deployment-weighted mean of the projects' values (null: no project has one). */
-function weightedValue(scopes: readonly DoraScope[], v: (s: DoraScope) => number | null) {
-  let sum = 0;
-  let weight = 0;
-  for (const s of scopes) {
-    const x = v(s);
-    if (x === null || s.deployments === 0) continue;
-    sum += x * s.deployments;
-    weight += s.deployments;
-  }
-  return weight === 0 ? null : Math.round((sum / weight) * 10_000) / 10_000;
-}
-
-function weighted(scopes: readonly DoraScope[], m: DoraMetricName, i: number): number | null {
-  let sum = 0;
-  let weight = 0;
-  for (const s of scopes) {
-    const deploys = s.metrics[0].series[i]?.value ?? 0;
-    const x = s.metrics[DORA_METRICS.indexOf(m)].series[i]?.value ?? null;
-    if (x === null || deploys === 0) continue;
-    sum += x * deploys;
-    weight += deploys;
-  }
-  return weight === 0 ? null : Math.round((sum / weight) * 10_000) / 10_000;
+  const failures = failureCounts(deployments, d.failureRate);
+  return {
+    scope: { name: slug, organization, deployments, metrics },
+    previousDeployments: prevDeploys,
+    failures,
+    previousFailures: failureCounts(prevDeploys, d.previous.change_failure_rate),
+    dailyFailures: dailyFailureCounts(
+      deploys,
+      days.map((date) => rates.get(date) ?? 0),
+      failures,
+    ),
+    previousMedians: Object.fromEntries(
+      MEDIANS.map((m) => [m, d.previousDaily[m].map((p) => p.value).filter((v) => v > 0)]),
+    ) as ProjectFacts["previousMedians"],
+  };
 }
 
 const inPeriod = (p: LivePipeline, period: Period) => {
@@ -224,6 +172,33 @@ const byOrg = <T extends { organization: string }>(xs: readonly T[]) => {
   return out;
 };
 
+/**
+ * Users per organization, each counting its own: the API counts the parent organization's
+ * users with its customer organizations' (a customer's only its own), so the parent's row
+ * is its count less its customers' (unknown when one of them is).
+ */
+function ownUsage(live: DeliveryLive, orgNames: readonly string[]): UsageRow[] {
+  const counts = live.usage!;
+  const customers = live.organizations.filter((o) => o.parentOrganization !== null);
+  const own = (o: string, pick: (u: OrgUsage) => number | null): number | null => {
+    const n = counts.get(o) ? pick(counts.get(o)!) : null;
+    if (n === null || o !== live.parentOrganization) return n;
+    let rest = n;
+    for (const c of customers) {
+      const u = counts.get(c.name);
+      const m = u ? pick(u) : null;
+      if (m === null) return null;
+      rest -= m;
+    }
+    return rest;
+  };
+  return orgNames.map((o) => ({
+    organization: o,
+    users: own(o, (u) => u.users),
+    services: { git: own(o, (u) => u.git), artifactservice: own(o, (u) => u.artifactservice) },
+  }));
+}
+
 /** The delivery report's data (without the envelope report.ts adds). */
 export function buildDelivery(
   live: DeliveryLive,
@@ -243,31 +218,17 @@ export function buildDelivery(
   const days = daysOf(spans.current);
   const orgNames = live.organizations.map((o) => o.name).sort();
 
-  const doraProjects: DoraScope[] = [];
-  const prevDeploys = new Map<string, number>();
+  const facts: ProjectFacts[] = [];
   for (const p of live.projects) {
     const d = live.dora?.get(p.slug);
-    if (!d) continue;
-    const s = projectDora(p.slug, p.organization, d, days);
-    const prev = d.previous.deployment_frequency;
-    s.metrics[0] = metric(
-      "deployment_frequency",
-      s.metrics[0].value,
-      prev > 0 ? ratio(prev, spans.previous.days) : null,
-      s.metrics[0].series,
-    );
-    prevDeploys.set(p.slug, prev);
-    doraProjects.push(s);
+    if (d) facts.push(projectDora(p.slug, p.organization, d, spans, days));
   }
-  const doraByOrg = byOrg(doraProjects);
+  const doraProjects: DoraScope[] = facts.map((f) => f.scope);
+  const doraByOrg = byOrg(facts.map((f) => ({ ...f, organization: f.scope.organization })));
   const doraOrgs = live.dora
     ? orgNames
         .filter((o) => doraByOrg.has(o))
-        .map((o) => {
-          const scopes = doraByOrg.get(o)!;
-          const prev = scopes.reduce((n, s) => n + (prevDeploys.get(s.name) ?? 0), 0);
-          return organizationDora(o, scopes, prev, spans);
-        })
+        .map((o) => organizationDora(o, doraByOrg.get(o)!, spans, days))
     : [];
 
   const pipes = live.pipelines;
@@ -301,22 +262,13 @@ export function buildDelivery(
     .slice(0, TOP)
     .map((c) => c.name);
 
-  const usage: UsageRow[] = live.usage
-    ? orgNames.map((o) => {
-        const u = live.usage!.get(o);
-        return {
-          organization: o,
-          users: u?.users ?? null,
-          services: { git: u?.git ?? null, artifactservice: u?.artifactservice ?? null },
-        };
-      })
-    : [];
+  const usage: UsageRow[] = live.usage ? ownUsage(live, orgNames) : [];
 
   return {
     period: spans.current,
     previousPeriod: spans.previous,
     bands: { year: CURRENT_BANDS.year, source: CURRENT_BANDS.source, table: bandTableRows() },
-    dora: { projects: doraProjects, organizations: doraOrgs },
+    dora: { projects: doraProjects, organizations: doraOrgs, definitions: [...DORA_DEFINITIONS] },
     ci: {
       projects: ciProjects,
       organizations: ciOrgs,

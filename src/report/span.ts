@@ -36,12 +36,18 @@ export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0,
 
 const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** The day `span` before `day` (calendar months for m). */
-function back(day: string, s: Span): string {
-  if (s.unit !== "m") return dayOf(dayMs(day) - spanDays(s) * DAY_MS);
-  const d = new Date(dayMs(day));
-  d.setUTCMonth(d.getUTCMonth() - s.count);
-  return dayOf(d.getTime());
+/**
+ * The first day of the span that ends on `end` (inclusive): the day after `end`, less the
+ * span — in calendar months for m, on the same day of the month or the month's last when it
+ * has no such day (the 3 months ending 2025-05-31 start on 03-01, ending 02-28 on 12-01).
+ */
+function startOf(end: string, s: Span): string {
+  const next = dayMs(end) + DAY_MS;
+  if (s.unit !== "m") return dayOf(next - spanDays(s) * DAY_MS);
+  const d = new Date(next);
+  const [year, month] = [d.getUTCFullYear(), d.getUTCMonth() - s.count];
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return dayOf(Date.UTC(year, month, Math.min(d.getUTCDate(), last)));
 }
 
 /** A period from its first and last day (inclusive). */
@@ -49,13 +55,16 @@ export function periodOf(start: string, end: string): Period {
   return { start, end, days: Math.round((dayMs(end) - dayMs(start)) / DAY_MS) + 1 };
 }
 
-/** The period of `span` ending today, and the one of the same span just before it. */
+/**
+ * The period of `span` ending with the last full day (UTC: yesterday), and the one of the
+ * same span just before it. Today is left out: its few hours would read as a slow day at
+ * the right edge of every chart and pull each rate and trend down.
+ */
 export function periods(s: Span, nowMs: number): { current: Period; previous: Period } {
-  const end = dayOf(nowMs);
-  const start = dayOf(dayMs(back(end, s)) + DAY_MS);
+  const end = dayOf(nowMs - DAY_MS);
+  const start = startOf(end, s);
   const prevEnd = dayOf(dayMs(start) - DAY_MS);
-  const prevStart = dayOf(dayMs(back(prevEnd, s)) + DAY_MS);
-  return { current: periodOf(start, end), previous: periodOf(prevStart, prevEnd) };
+  return { current: periodOf(start, end), previous: periodOf(startOf(prevEnd, s), prevEnd) };
 }
 
 /** Every day of a period, in order. */

@@ -238,7 +238,16 @@ export type DoraMetricName = (typeof DORA_METRICS)[number];
 export const Period = obj({ start: Day, end: Day, days: Type.Integer() });
 export type Period = Static<typeof Period>;
 
-export const SeriesPoint = obj({ date: Day, value: Nullable(Type.Number()) });
+export const SeriesPoint = obj({
+  date: Day,
+  value: Nullable(Type.Number()),
+  weight: Type.Optional(
+    Type.Number({
+      description:
+        "an organization's change failure rate: the day's deployments as the rate counts them (successful + failed); the mean of the points weighted by it is the period's value",
+    }),
+  ),
+});
 export type SeriesPoint = Static<typeof SeriesPoint>;
 
 export const DoraMetric = obj(
@@ -265,6 +274,18 @@ export const DoraScope = obj({
   metrics: Type.Array(DoraMetric, { description: "the four metrics, in DORA_METRICS order" }),
 });
 export type DoraScope = Static<typeof DoraScope>;
+
+export const DoraDefinition = obj(
+  {
+    metric: StringEnum(DORA_METRICS),
+    project: Type.String({ description: "how a project's value is computed" }),
+    organization: Type.String({
+      description: "how an organization's value and its daily chart are computed",
+    }),
+  },
+  "how one DORA metric is computed, as the report says under its tables",
+);
+export type DoraDefinition = Static<typeof DoraDefinition>;
 
 export const CiStats = obj({
   name: Type.String({ description: "project slug or organization name" }),
@@ -320,7 +341,15 @@ export const DeliveryReport = obj({
     },
     "the band table used",
   ),
-  dora: obj({ projects: Type.Array(DoraScope), organizations: Type.Array(DoraScope) }),
+  dora: obj({
+    projects: Type.Array(DoraScope),
+    organizations: Type.Array(DoraScope),
+    definitions: Type.Optional(
+      Type.Array(DoraDefinition, {
+        description: "how each metric is computed, one per metric (absent in older reports)",
+      }),
+    ),
+  }),
   ci: obj({
     projects: Type.Array(CiStats),
     organizations: Type.Array(CiStats),

@@ -324,9 +324,10 @@ describe("spans, statistics and --since", () => {
     expect(parseSpan("--inactive", "90d")).toEqual({ count: 90, unit: "d" });
     expect(() => parseSpan("--inactive", "90y")).toThrow(/--inactive must be/);
     expect(() => parseSpan("--inactive", "0d")).toThrow(/--inactive must be/);
+    // Periods end at the last full day (NOW is 2025-06-01, 00:00 UTC): today is left out.
     const p = periods({ count: 3, unit: "m" }, NOW);
-    expect(p.current).toEqual({ start: "2025-03-02", end: "2025-06-01", days: 92 });
-    expect(p.previous.end).toBe("2025-03-01");
+    expect(p.current).toEqual({ start: "2025-03-01", end: "2025-05-31", days: 92 });
+    expect(p.previous).toEqual({ start: "2024-12-01", end: "2025-02-28", days: 90 });
   });
   it("no data is null, never zero", () => {
     expect([median([]), percentile([], 95), ratio(0, 0)]).toEqual([null, null, null]);

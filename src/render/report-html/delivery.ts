@@ -5,6 +5,7 @@
 import type {
   CiStats,
   DeliveryReport,
+  DoraDefinition,
   DoraMetric,
   DoraMetricName,
   DoraScope,
@@ -20,7 +21,7 @@ import {
   usageChart,
 } from "./delivery-charts.js";
 import { badge, count, duration, orNoData, percent, perDay, signed } from "./format.js";
-import { doraText } from "../report-tables.js";
+import { doraText, failureRateNote } from "../report-tables.js";
 import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
 
@@ -67,11 +68,20 @@ function dora(report: DeliveryReport): Html {
     { head: "Medium", cell: (r) => r.medium },
     { head: "Low", cell: (r) => r.low },
   ];
+  const note = failureRateNote(report);
+  const defCols: Column<DoraDefinition>[] = [
+    { head: "Metric", cell: (d) => SHORT[d.metric] },
+    { head: "Project", cell: (d) => d.project },
+    { head: "Organization", cell: (d) => d.organization },
+  ];
+  const defs = report.dora.definitions ?? [];
   return h`<h3>Organizations</h3>
     ${doraTable("dora-organizations", report.dora.organizations)}
+    ${note ? h`<p class="note">${note}</p>` : ""}
     <div class="charts">${DORA_METRICS.map((m) => doraChart(report, m))}</div>
     <h3>Projects</h3>
     ${doraTable("dora-projects", report.dora.projects)}
+    ${defs.length ? h`<h3>How the figures are computed</h3>${table("dora-definitions", defCols, defs)}` : ""}
     <h3>Bands (${bands.source})</h3>
     ${table("dora-bands", bandCols, bands.table)}`;
 }
