@@ -36,11 +36,11 @@ export function renderReportHtml(report: Report): string {
       meta: [...meta(report), `inactive: ${report.inactiveDays} days without login`],
       nav: [
         ["findings", "Findings"],
-        ...(report.since ? [["since", "Changes"] as [string, string]] : []),
         ["overview", "Overview"],
+        ...(report.since ? [["since", "Changes"] as [string, string]] : []),
+        ["finding-rows", "Finding rows"],
         ["projects", "Projects"],
         ["users", "Users"],
-        ["rows", "All access"],
       ],
       body: h`${partial}${accessBody(report)}`,
     });

@@ -76,9 +76,13 @@ export async function openHtml(
   context: BrowserContext,
   html: string,
   url = "http://report.invalid/report.html",
+  view: { width?: number; height?: number; colorScheme?: "light" | "dark" } = {},
 ): Promise<{ page: Awaited<ReturnType<BrowserContext["newPage"]>>; opened: Opened }> {
   const opened: Opened = { consoleErrors: [], requests: [], loadMs: NaN };
   const page = await context.newPage();
+  // A width or colour scheme other than the browser's, for this page only (before it loads).
+  if (view.width) await page.setViewportSize({ width: view.width, height: view.height ?? 900 });
+  if (view.colorScheme) await page.emulateMedia({ colorScheme: view.colorScheme });
   await page.route("**/*", async (route) => {
     if (route.request().url() === url)
       return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });

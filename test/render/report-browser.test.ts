@@ -4,10 +4,19 @@
  * serve` (test/helpers/report-examples.ts), and the larger fixture with names that are
  * markup: it loads with no console error and no request but its own, every chart is drawn
  * with a size, a title and both axis labels, the findings tables have their rows, dark mode
- * turns the page dark, and it prints on A4. The time to load is printed
+ * turns the page dark, and it prints on A4. Then each of those reports and an M-like pair
+ * (more users and projects than fold, made here: small enough to stay fast) is opened once
+ * per colour scheme × width (1280, 390 px): axe-core finds no serious or critical violation,
+ * the first screen is the decision, the page is never wider than the phone, each chart fits
+ * or scrolls in its own focusable box, no number breaks across lines, the DORA band labels
+ * neither overlap each other nor the lines, and a screenshot is taken (written to
+ * $TMPDIR/phctl-report-shots/). The M-like access review prints on a few A4 pages. The time to load is printed
  * (bench/report-html.ts records it at size M); it is not asserted, a loaded CI machine is no
  * measure. Without Chromium this FAILS saying how to install it.
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderReportHtml } from "../../src/render/report-html.js";
 import type { AccessReport } from "../../src/report/types.js";
@@ -17,11 +26,60 @@ import { accessFixture, deliveryFixture, EVIL } from "../helpers/report-fixture.
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 
+const AXE = readFileSync(join(import.meta.dirname, "../../node_modules/axe-core/axe.min.js"), "utf8"); // prettier-ignore
+const SHOTS = join(tmpdir(), "phctl-report-shots");
+
+/** axe-core's serious and critical violations: rule, impact, how many nodes, the first. */
+const AXE_IN_PAGE = `axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations
+  .filter((v) => v.impact === "serious" || v.impact === "critical")
+  .map((v) => v.impact + " " + v.id + " ×" + v.nodes.length + ": " + v.nodes[0].target.join(" ")))`;
+
+/** What a phone (or any width) shows: page width, charts that neither fit nor scroll, split numbers. */
+const LAYOUT_IN_PAGE = `(() => {
+  const vw = document.documentElement.clientWidth;
+  const cut = [...document.querySelectorAll("figure.chart svg[viewBox]")].filter((svg) => {
+    const r = svg.getBoundingClientRect();
+    if (r.right <= vw + 0.5) return false;
+    const box = svg.closest(".plot");
+    const scrolls = box && box.scrollWidth > box.clientWidth && box.tabIndex === 0 && box.getAttribute("aria-label");
+    return !(scrolls && r.width <= box.scrollWidth + 0.5);
+  }).map((svg) => svg.closest("figure.chart").dataset.chart);
+  const split = [];
+  for (const el of document.querySelectorAll("td.num, .count, .band, .sev")) {
+    if (!el.getClientRects().length) continue; // folded away
+    const range = document.createRange();
+    for (const node of el.childNodes) {
+      if (node.nodeType !== 3 || !/\\d/.test(node.textContent)) continue;
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+      if (tops.size > 1) split.push(node.textContent);
+    }
+  }
+  return { scrollWidth: document.scrollingElement.scrollWidth, cut, split,
+    unnamedGroups: document.querySelectorAll("g[aria-label]:not([role])").length };
+})()`;
+
+/** Per DORA chart: band labels that overlap each other, or reach into the plotted lines. */
+const BAND_LABELS_IN_PAGE = `[...document.querySelectorAll('figure.chart[data-chart^="dora-"]')].map((f) => {
+  const labels = [...f.querySelectorAll('g.band-label text')].map((t) => t.getBoundingClientRect());
+  const lines = [...f.querySelectorAll('g[data-label="line"] path')].map((p) => p.getBoundingClientRect());
+  const right = Math.max(...lines.map((r) => r.right));
+  const overlaps = labels.filter((a, i) => labels.some((b, j) => j > i && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)).length;
+  return { id: f.dataset.chart, labels: labels.length, overlaps, onLines: labels.filter((r) => r.left < right).length };
+})`;
+
+/** Where the decision is: the tops of the first-screen blocks and of what must come after. */
+const ORDER_IN_PAGE = `(() => {
+  const top = (sel) => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().top + scrollY : null; };
+  return { decisions: top("[data-decisions]"), bandCounts: top('[data-table="dora-band-counts"]'), worst: top('[data-table="dora-worst"]'),
+    chart: top("figure.chart"), findingRows: top('[data-table^="finding-"]'), projects: top('[data-table="dora-projects"], [data-project]') };
+})()`;
+
 /** Each chart's id, drawn size, caption, axis labels and number of drawn shapes. */
 const CHARTS_IN_PAGE = `[...document.querySelectorAll("figure.chart[data-chart]")].map((f) => {
-  const svg = f.querySelector(":scope > svg, :scope > figure > svg");
+  const svg = f.querySelector("svg[viewBox]");
   const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
-  const label = (a) => f.querySelector('g[aria-label="' + a + '-axis label"] text')?.textContent ?? "";
+  const label = (a) => f.querySelector('g[data-label="' + a + '-axis label"] text')?.textContent ?? "";
   return { id: f.dataset.chart, width: box.width, height: box.height, title: f.querySelector("figcaption")?.textContent ?? "",
     x: label("x"), y: label("y"), shapes: svg ? svg.querySelectorAll("rect, path, circle, line").length : 0 };
 })`;
@@ -110,5 +168,62 @@ describe("the HTML report in Chromium", () => {
     // A4 pages: 595 × 842 points
     expect(pdf.toString("latin1")).toMatch(/\/MediaBox \[0 0 595\.\d+ 842\.\d+\]/);
     await page.close();
+  });
+
+  describe("axe, both colour schemes, 1280 and 390 px, screenshots", () => {
+    const mAccess = () => accessFixture({ users: 120, projects: 60, rowsPerProject: 12, seed: 3 });
+    const mDelivery = () => deliveryFixture({ projects: 60, seed: 4 });
+    const pages: Array<[string, string, () => string]> = [
+      ["examples-access", "access", () => examples.access.html],
+      ["examples-delivery", "delivery", () => examples.delivery.html],
+      ["m-like-access", "access", () => renderReportHtml(mAccess())],
+      ["m-like-delivery", "delivery", () => renderReportHtml(mDelivery())],
+    ];
+    for (const [name, kind, html] of pages)
+      for (const scheme of ["light", "dark"] as const)
+        for (const width of [1280, 390])
+          it(`${name}, ${scheme}, ${width} px: no serious or critical axe violation; fits; decision first`, async () => {
+            const { page } = await openHtml(context(), html(), undefined, { width, colorScheme: scheme }); // prettier-ignore
+            mkdirSync(SHOTS, { recursive: true });
+            const shot = await page.screenshot();
+            writeFileSync(join(SHOTS, `${name}-${scheme}-${width}.png`), shot);
+            expect(shot.subarray(1, 4).toString()).toBe("PNG");
+            const layout = await page.evaluate<{ scrollWidth: number; cut: string[]; split: string[]; unnamedGroups: number }>(LAYOUT_IN_PAGE); // prettier-ignore
+            expect(layout.scrollWidth, "page width").toBeLessThanOrEqual(width);
+            expect(layout.cut, "charts cut off").toEqual([]);
+            expect(layout.split, "numbers split across lines").toEqual([]);
+            expect(layout.unnamedGroups, "aria-label on <g> without a role").toBe(0);
+            const at = await page.evaluate<Record<string, number | null>>(ORDER_IN_PAGE);
+            const firstScreen = kind === "access" ? [at.decisions] : [at.bandCounts, at.worst];
+            for (const y of firstScreen) {
+              expect(y, "first-screen block").not.toBeNull();
+              if (width === 1280) expect(y!, "on the first screen").toBeLessThan(900);
+              expect(y!, "before the charts").toBeLessThan(at.chart!);
+            }
+            expect(at.chart!, "charts before the long tables").toBeLessThan((kind === "access" ? at.findingRows : at.projects) ?? Infinity); // prettier-ignore
+            if (kind === "delivery") {
+              const bands = await page.evaluate<Array<Record<string, number | string>>>(BAND_LABELS_IN_PAGE); // prettier-ignore
+              for (const b of bands) expect(b, String(b.id)).toMatchObject({ overlaps: 0, onLines: 0 }); // prettier-ignore
+              expect(bands.some((b) => Number(b.labels) >= 2)).toBe(true);
+            }
+            await page.evaluate(AXE);
+            expect(await page.evaluate<string[]>(AXE_IN_PAGE)).toEqual([]);
+            await page.close();
+          }, 120_000);
+
+    it("the M-like access review prints its findings on a few A4 pages; a user's anchor opens its fold", async () => {
+      const r = mAccess();
+      const { page } = await openHtml(context(), renderReportHtml(r));
+      const pdf = await page.pdf({ format: "A4", printBackground: true });
+      const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+      console.log(`report-html m-like access review: ${pages} A4 pages`);
+      expect(pages).toBeGreaterThan(0);
+      expect(pages).toBeLessThanOrEqual(6);
+      const user = r.users[r.users.length - 1].username;
+      const opened = await page.evaluate(`(() => { const id = [...document.querySelectorAll("tr[id]")].find((tr) => tr.cells[0].textContent === ${JSON.stringify(user)})?.id;
+        location.hash = id; return { id, open: document.getElementById(id)?.closest("details")?.open ?? null }; })()`); // prettier-ignore
+      expect(opened).toMatchObject({ open: true });
+      await page.close();
+    }, 120_000);
   });
 });

@@ -8,12 +8,45 @@
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { renderReportHtml } from "../../src/render/report-html.js";
-import type { DeliveryReport } from "../../src/report/types.js";
+import { projectId, userId } from "../../src/render/report-html/anchors.js";
+import {
+  BAND_COLORS,
+  OUTCOME_COLORS,
+  bandLabels,
+} from "../../src/render/report-html/delivery-charts.js";
+import { FINDING_SEVERITY, SEVERITIES } from "../../src/report/finding-severity.js";
+import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { accessFixture, deliveryFixture, EVIL } from "../helpers/report-fixture.js";
 
 const dom = (s: string) => parseHTML(s).document;
 const texts = (d: ReturnType<typeof dom>, sel: string) =>
   [...d.querySelectorAll(sel)].map((e) => (e.textContent ?? "").trim());
+
+/** WCAG's relative luminance and contrast ratio of two `#rrggbb` colours. */
+const linear = (hex: string) => hex.slice(1).match(/../g)!.map((x) => parseInt(x, 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)); // prettier-ignore
+const luminance = (hex: string) => { const [r, g, b] = linear(hex); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; // prettier-ignore
+const contrast = (a: string, b: string) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }; // prettier-ignore
+/** A colour as a person with deuteranopia or protanopia sees it (Machado et al. 2009, severity 1), linear RGB. */
+const MACHADO = {
+  deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 0.968881]],
+  protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+}; // prettier-ignore
+const seen = (hex: string, m: number[][]) => { const c = linear(hex); return m.map((row) => row.reduce((a, k, i) => a + k * c[i], 0)); }; // prettier-ignore
+const apart = (a: string, b: string, m: number[][]) => Math.hypot(...seen(a, m).map((v, i) => v - seen(b, m)[i])); // prettier-ignore
+
+/** An access review at M-like size: more rows than fold, and --since with new and resolved rows. */
+function mLikeAccess(): AccessReport {
+  const r = accessFixture({ users: 200, projects: 60, rowsPerProject: 12, seed: 5 });
+  const inactive = r.findings.find((f) => f.id === "inactive-with-write")!;
+  r.since = {
+    previousGeneratedAt: "2026-05-01T06:00:00Z",
+    granted: r.rows.slice(0, 3),
+    revoked: [],
+    newFindings: [{ ...inactive, count: 2, rows: inactive.rows.slice(0, 2) }],
+    resolvedFindings: [{ ...inactive, count: 1, rows: [{ principal: "gone", detail: "left" }] }],
+  };
+  return r;
+}
 
 describe("the HTML report", () => {
   const access = renderReportHtml(accessFixture());
@@ -67,7 +100,7 @@ describe("the HTML report", () => {
       expect(c.querySelector("figcaption")?.textContent, id ?? "").toMatch(/\w{4}/);
       expect(c.querySelector("svg"), id ?? "").not.toBeNull();
       for (const axis of ["x", "y"])
-        expect(c.querySelector(`g[aria-label="${axis}-axis label"] text`)?.textContent, `${id} ${axis}`).toMatch(/\w{3}/); // prettier-ignore
+        expect(c.querySelector(`g[data-label="${axis}-axis label"] text`)?.textContent, `${id} ${axis}`).toMatch(/\w{3}/); // prettier-ignore
     }
   });
 
@@ -118,7 +151,7 @@ describe("the HTML report", () => {
     r.sections[1] = { name: "lastLogin", title: "Last logins", status: "failed", error: "403 Forbidden" }; // prettier-ignore
     const d = dom(renderReportHtml(r));
     expect(d.querySelector('[data-section="findings"] [data-section-failed="lastLogin"]')).not.toBeNull(); // prettier-ignore
-    expect(d.querySelector('[data-table="findings"]')).not.toBeNull();
+    expect(d.querySelectorAll("[data-decisions] [data-decision]").length).toBe(r.findings.length);
   });
 
   it("stays within 5 MB at size M (2,000 users, 500 projects)", () => {
@@ -126,5 +159,105 @@ describe("the HTML report", () => {
     const b = renderReportHtml(deliveryFixture({ projects: 500 }));
     expect(Buffer.byteLength(a)).toBeLessThan(5 * 1024 * 1024);
     expect(Buffer.byteLength(b)).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it("the access review's first screen: every finding by severity, its change since the last review, its top offenders linked", () => {
+    const r = mLikeAccess();
+    const d = dom(renderReportHtml(r));
+    const items = [...d.querySelectorAll("[data-decisions] > [data-decision]")];
+    expect(items.map((e) => e.getAttribute("data-decision")).sort()).toEqual(r.findings.map((f) => f.id).sort()); // prettier-ignore
+    const ranks = items.map((e) => SEVERITIES.indexOf(e.getAttribute("data-severity") as never));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(items[0].getAttribute("data-severity")).toBe("high");
+    const inactive = d.querySelector('[data-decision="inactive-with-write"]')!;
+    expect(inactive.querySelector("[data-change]")?.textContent).toBe("+2 new, 1 resolved since 2026-05-01"); // prettier-ignore
+    expect(d.querySelector('[data-decision="never-logged-in"] [data-change]')?.textContent).toBe("no change since 2026-05-01"); // prettier-ignore
+    for (const item of items) {
+      const f = r.findings.find((x) => x.id === item.getAttribute("data-decision"))!;
+      expect(item.querySelectorAll(".top > li").length, f.id).toBe(Math.min(5, f.rows.length));
+      for (const a of item.querySelectorAll(".top a")) expect(d.getElementById(a.getAttribute("href")!.slice(1)), String(a.getAttribute("href"))).not.toBeNull(); // prettier-ignore
+    }
+    expect(inactive.querySelector(".top a")?.getAttribute("href")).toBe(`#${userId(r.findings[0].rows[0].principal!)}`); // prettier-ignore
+  });
+
+  it("an anchor on every user and every project; long tables grouped and folded; the decision before the charts before the tables", () => {
+    const r = mLikeAccess();
+    const html = renderReportHtml(r);
+    const d = dom(html);
+    for (const u of r.users) expect(d.getElementById(userId(u.username))?.textContent, u.username).toContain(u.username); // prettier-ignore
+    for (const p of r.projects) expect(d.getElementById(projectId(p.project))?.tagName, p.project).toBe("DETAILS"); // prettier-ignore
+    expect(new Set([...d.querySelectorAll("[id]")].map((e) => e.id)).size).toBe(d.querySelectorAll("[id]").length); // prettier-ignore
+    expect(userId("a_b")).not.toBe(userId("a.b"));
+    // no table longer than a screenful is unfolded, and folded ones are not printed
+    for (const t of d.querySelectorAll("table")) if (t.querySelectorAll("tbody tr").length > 50) expect(t.closest("details:not([open])"), t.getAttribute("data-table") ?? "").not.toBeNull(); // prettier-ignore
+    expect(d.querySelectorAll("details[data-project]:not([open])").length).toBe(r.projects.length);
+    expect(html).toMatch(/@media print\{[^]*\.folded\{display:none\}/);
+    const at = (s: string) => html.indexOf(s);
+    expect(at("data-decisions")).toBeLessThan(at('class="chart"'));
+    expect(at('class="chart"')).toBeLessThan(at('data-table="finding-'));
+    expect(at('data-table="finding-')).toBeLessThan(at('data-table="rows"'));
+  });
+
+  it("delivery's first screen: projects per band and metric, the worst projects first, then charts, then every project worst first", () => {
+    const r = deliveryFixture({ projects: 80 });
+    // bands varied per project, so that worst-first is not the list's own order
+    const bands = ["elite", "high", "medium", "low"] as const;
+    r.dora.projects.forEach((p, i) => p.metrics.forEach((m, k) => (m.band = i === 7 ? null : bands[(i * 7 + k * 3) % 4]))); // prettier-ignore
+    const html = renderReportHtml(r);
+    const d = dom(html);
+    const counts = [...d.querySelectorAll('[data-table="dora-band-counts"] tbody tr')].map((tr) => [...tr.querySelectorAll("td")].slice(1).map((td) => Number(td.textContent))); // prettier-ignore
+    expect(counts).toHaveLength(4);
+    counts.forEach((row, k) => {
+      expect(row.reduce((a, b) => a + b, 0)).toBe(80);
+      expect(row[3]).toBe(r.dora.projects.filter((p) => p.metrics[k].band === "low").length);
+    });
+    const lows = (name: string) => r.dora.projects.find((p) => p.name === name)!.metrics.filter((m) => m.band === "low").length; // prettier-ignore
+    const order = [...d.querySelectorAll('[data-table="dora-projects"] tbody tr')].map((tr) => tr.querySelector("td")!.textContent!); // prettier-ignore
+    expect(order.map(lows)).toEqual([...order.map(lows)].sort((a, b) => b - a).slice(0, order.length - 1).concat(order.map(lows).slice(-1))); // prettier-ignore
+    expect(order.at(-1)).toBe("project-007"); // no band at all: last
+    expect(order).not.toEqual([...order].sort());
+    expect(texts(d, '[data-table="dora-worst"] tbody tr td:first-child')).toEqual(
+      order.slice(0, 5),
+    );
+    for (const name of order) expect(d.getElementById(projectId(name)), name).not.toBeNull();
+    expect(d.querySelector('[data-table="dora-projects"]')?.closest("details:not([open])")).not.toBeNull(); // prettier-ignore
+    const at = (s: string) => html.indexOf(s);
+    expect(at('data-table="dora-band-counts"')).toBeLessThan(at('class="chart"'));
+    expect(at('data-table="dora-worst"')).toBeLessThan(at('class="chart"'));
+    expect(at('class="chart"')).toBeLessThan(at('data-table="dora-projects"'));
+  });
+
+  it("band labels are apart from each other, inside the plot, however close the bands", () => {
+    const regions = [
+      { band: "elite" as const, y1: 0, y2: 1 },
+      { band: "high" as const, y1: 1, y2: 1.5 },
+      { band: "medium" as const, y1: 1.5, y2: 2 },
+      { band: "low" as const, y1: 2, y2: 30 },
+    ];
+    const labels = bandLabels(regions, 30, 210);
+    const px = labels.map((l) => (l.y / 30) * 210);
+    for (let i = 1; i < px.length; i++) expect(px[i] - px[i - 1]).toBeGreaterThanOrEqual(14.9);
+    for (const y of px) expect(y >= 7 && y <= 203).toBe(true);
+    const crowded = bandLabels(
+      regions.map((x) => ({ ...x, y1: x.y1 / 10, y2: x.y2 / 10 })),
+      3,
+      40,
+    );
+    expect(crowded.map((l) => l.band)).toEqual(["elite", "high", "medium", "low"]);
+  });
+
+  it("badges reach 4.5:1; success and failure stay apart under deuteranopia and protanopia; no aria-label on a <g>", () => {
+    for (const [band, bg] of Object.entries(BAND_COLORS)) {
+      const fg = band === "medium" ? "#1f2328" : "#ffffff";
+      expect(contrast(bg, fg), band).toBeGreaterThanOrEqual(4.5);
+      expect(delivery).toContain(`.band-${band}{background:${bg}`);
+    }
+    for (const m of Object.values(MACHADO)) expect(apart(OUTCOME_COLORS.successful, OUTCOME_COLORS.failed, m)).toBeGreaterThan(0.25); // prettier-ignore
+    for (const html of [access, delivery]) {
+      const d = dom(html);
+      expect(d.querySelectorAll("g[aria-label]:not([role])").length).toBe(0);
+      for (const svg of d.querySelectorAll("figure.chart svg[viewBox]")) expect(svg.getAttribute("role")).toBe("img"); // prettier-ignore
+    }
+    expect(Object.keys(FINDING_SEVERITY).sort()).toEqual(accessFixture().findings.map((f) => f.id).sort()); // prettier-ignore
   });
 });

@@ -1,6 +1,10 @@
 /**
- * The access review's body: the findings first (each with its count and rows), what changed
- * since the previous review, charts, then every project, user and principal × project.
+ * The access review's body. The first screen is the decision: each finding by severity with
+ * its count, its change since the previous review (`--since`) and its top offenders, linked
+ * to their users and projects. Then the charts; then the long tables, grouped (rows per
+ * finding, access per project, users per organization) and folded when long, with an anchor
+ * on every user (`#user-…`) and project (`#project-…`). Printed, the folded tables are left
+ * out: the print is the findings.
  */
 import type {
   AccessChanges,
@@ -11,11 +15,39 @@ import type {
   Finding,
   FindingRow,
 } from "../../report/types.js";
+import { bySeverity, severityOf } from "../../report/finding-severity.js";
 import { grantsChart, lastLoginChart } from "./access-charts.js";
 import { findingCount, unknownNote } from "../report-tables.js";
+import { linkTo, projectId, userId } from "./anchors.js";
 import { count, lastLogin } from "./format.js";
-import { h, table, type Column, type Html } from "./html.js";
+import {
+  FOLD_ROWS,
+  fold,
+  h,
+  notPrinted,
+  table,
+  type Column,
+  type Html,
+  type Part,
+} from "./html.js";
 import { section } from "./sections.js";
+
+/** Offenders shown per finding on the first screen. */
+export const TOP_OFFENDERS = 5;
+
+/** The users and projects that have an anchor in the page (others are shown as text). */
+interface Anchors {
+  users: ReadonlySet<string>;
+  projects: ReadonlySet<string>;
+}
+/** Set by `accessBody` for the report being rendered (rendering is synchronous). */
+let anchors: Anchors = { users: new Set(), projects: new Set() };
+/** A username, linked to its row in the users table when it has one. */
+const userLink = (name: string | undefined): Part =>
+  name === undefined ? "—" : anchors.users.has(name) ? linkTo(userId(name), name) : name;
+/** A project slug, linked to its access when it has some. */
+const projectLink = (slug: string | undefined): Part =>
+  slug === undefined ? "—" : anchors.projects.has(slug) ? linkTo(projectId(slug), slug) : slug;
 
 const dash = (v: string | undefined) => v ?? "—";
 const yesNo = (b: boolean) => (b ? "yes" : "no");
@@ -27,6 +59,12 @@ export function heldVia(r: AccessRow): string {
   return r.via.team ? `through ${what} ${r.via.team}` : `through a ${what}`;
 }
 
+/** How a finding row's field shows: users and projects as links to their anchors. */
+const FIELD_CELL: Partial<Record<keyof FindingRow, (v: string | undefined) => Part>> = {
+  principal: userLink,
+  project: projectLink,
+};
+
 /** A finding's columns: those of its fields that some row has, and why. */
 function findingColumns(rows: readonly FindingRow[]): Column<FindingRow>[] {
   const fields = [
@@ -37,7 +75,7 @@ function findingColumns(rows: readonly FindingRow[]): Column<FindingRow>[] {
   return [
     ...fields
       .filter(([f]) => rows.some((r) => r[f] !== undefined))
-      .map(([f, head]) => ({ head, cell: (r: FindingRow) => dash(r[f]) })),
+      .map(([f, head]) => ({ head, cell: (r: FindingRow) => (FIELD_CELL[f] ?? dash)(r[f]) })),
     { head: "Why", cell: (r) => r.detail },
   ];
 }
@@ -48,23 +86,68 @@ const unknownFinding = (f: Finding): Html =>
 
 function finding(f: Finding, prefix = "finding"): Html {
   const cls = f.count === null ? "finding unknown" : f.count ? "finding has-rows" : "finding";
-  const rows = f.rows.length ? table(`${prefix}-${f.id}`, findingColumns(f.rows), f.rows) : "";
+  const rows = f.rows.length
+    ? fold(
+        `${count(f.rows.length)} row${f.rows.length === 1 ? "" : "s"}`,
+        table(`${prefix}-${f.id}`, findingColumns(f.rows), f.rows, { label: f.title }),
+        { open: f.rows.length <= FOLD_ROWS },
+      )
+    : "";
   return h`<section class="${cls}" id="${prefix}-${f.id}" data-finding="${f.id}">
     <h3>${f.title} <span class="count">${f.count === null ? findingCount(f) : count(f.count)}</span></h3>
     ${f.count === null ? h`${unknownFinding(f)}${rows}` : f.count ? rows : h`<p class="ok">None.</p>`}
   </section>`;
 }
 
-function findings(report: AccessReport): Html {
-  const cols: Column<Finding>[] = [
-    { head: "Finding", cell: (f) => h`<a href="#finding-${f.id}">${f.title}</a>` },
-    { head: "Rows", cell: (f) => (f.count === null ? findingCount(f) : count(f.count)), numeric: true }, // prettier-ignore
+/** What changed in a finding since the previous review, in words (empty without --since). */
+function findingChange(report: AccessReport, f: Finding): string {
+  const s = report.since;
+  if (!s) return "";
+  const rowsOf = (list: readonly Finding[] | undefined) =>
+    list?.find((x) => x.id === f.id)?.rows.length ?? 0;
+  const [added, gone, unchecked] = [rowsOf(s.newFindings), rowsOf(s.resolvedFindings), rowsOf(s.notChecked)]; // prettier-ignore
+  const parts = [
+    ...(added ? [`+${count(added)} new`] : []),
+    ...(gone ? [`${count(gone)} resolved`] : []),
+    ...(unchecked ? [`${count(unchecked)} not checked`] : []),
   ];
-  return h`${table("findings", cols, report.findings)}${report.findings.map((f) => finding(f))}`;
+  return `${parts.length ? parts.join(", ") : "no change"} since ${s.previousGeneratedAt.slice(0, 10)}`;
+}
+
+/** One offender: who, where, at what level, and why, each linked to its anchor. */
+function offender(r: FindingRow): Html {
+  const who = r.principal === undefined ? "" : h`<strong>${userLink(r.principal)}</strong>`;
+  const where = r.project === undefined ? "" : h`${who ? " on " : ""}${projectLink(r.project)}`;
+  const level = r.level === undefined ? "" : h` <span class="level">${r.level}</span>`;
+  return h`<li>${who}${where}${level} <span class="why">${r.detail}</span></li>`;
+}
+
+/** A finding on the first screen: severity, title, count, change and top offenders. */
+function decision(report: AccessReport, f: Finding): Html {
+  const sev = severityOf(f.id);
+  const n = f.count === null ? findingCount(f) : count(f.count);
+  const change = findingChange(report, f);
+  const more = f.rows.length > TOP_OFFENDERS ? h`<a class="more" href="#finding-${f.id}">all ${count(f.rows.length)} rows</a>` : ""; // prettier-ignore
+  return h`<li class="decision" data-decision="${f.id}" data-severity="${sev}">
+    <p class="decision-head"><span class="sev sev-${sev}">${sev}</span> <a href="#finding-${f.id}">${f.title}</a>
+    <span class="count${f.count ? " has-rows" : ""}"">${n}</span>${change ? h` <span class="change" data-change>${change}</span>` : ""}</p>
+    ${f.count === null ? unknownFinding(f) : ""}
+    ${f.rows.length ? h`<ol class="top">${f.rows.slice(0, TOP_OFFENDERS).map(offender)}</ol>${more}` : f.count === 0 ? h`<p class="ok">None.</p>` : ""}
+  </li>`;
+}
+
+/** The first screen: every finding by severity, the most severe first. */
+function decisions(report: AccessReport): Html {
+  return h`<ol class="decisions" data-decisions>${bySeverity(report.findings).map((f) => decision(report, f))}</ol>`; // prettier-ignore
+}
+
+/** Every finding's rows, by severity (the first screen shows each one's top offenders). */
+function findingRows(report: AccessReport): Html {
+  return h`${bySeverity(report.findings).map((f) => finding(f))}`;
 }
 
 const ROW_COLUMNS: Column<AccessRow>[] = [
-  { head: "Principal", cell: (r) => r.principal },
+  { head: "Principal", cell: (r) => (r.principalKind === "user" ? userLink(r.principal) : r.principal) }, // prettier-ignore
   { head: "Kind", cell: (r) => (r.principalKind === "user" ? "user" : "organization team") },
   { head: "Organization", cell: (r) => dash(r.organization ?? undefined) },
   { head: "Project", cell: (r) => r.project },
@@ -76,12 +159,14 @@ const ROW_COLUMNS: Column<AccessRow>[] = [
 
 function changes(c: AccessChanges): Html {
   const sub = (title: string, list: Finding[], prefix: string) =>
-    h`<h3>${title}</h3>${list.length ? list.map((f) => finding(f, prefix)) : h`<p class="ok">None.</p>`}`; // prettier-ignore
+    h`<h3>${title}</h3>${list.length ? bySeverity(list).map((f) => finding(f, prefix)) : h`<p class="ok">None.</p>`}`; // prettier-ignore
+  const rows = (name: string, title: string, list: AccessRow[]) =>
+    h`<h3>${title} <span class="count">${count(list.length)}</span></h3>
+    ${fold(`${count(list.length)} principal × project`, table(name, ROW_COLUMNS, list, { label: `${title} access` }), { open: list.length <= FOLD_ROWS })}
+    ${list.length > FOLD_ROWS ? notPrinted(list.length, title) : ""}`;
   return h`<p>Since the review of ${c.previousGeneratedAt.slice(0, 10)}.</p>
-    <h3>Granted <span class="count">${count(c.granted.length)}</span></h3>
-    ${table("granted", ROW_COLUMNS, c.granted)}
-    <h3>Revoked <span class="count">${count(c.revoked.length)}</span></h3>
-    ${table("revoked", ROW_COLUMNS, c.revoked)}
+    ${rows("granted", "Granted", c.granted)}
+    ${rows("revoked", "Revoked", c.revoked)}
     ${sub("New findings", c.newFindings, "new")}${sub("Resolved findings", c.resolvedFindings, "resolved")}
     ${c.notChecked?.length ? sub("Not checked (neither new nor resolved)", c.notChecked, "unchecked") : ""}`;
 }
@@ -107,16 +192,56 @@ const USER_COLUMNS: Column<AccessUser>[] = [
   { head: "Highest", cell: (u) => u.highest ?? "none" },
 ];
 
+/** Each project with its access rows, folded when the review is long. */
+function projectGroups(report: AccessReport): Html {
+  const byProject = new Map<string, AccessRow[]>();
+  for (const r of report.rows) byProject.set(r.project, [...(byProject.get(r.project) ?? []), r]);
+  const listed = new Set(report.projects.map((p) => p.project));
+  const open = report.rows.length <= FOLD_ROWS;
+  const group = (slug: string, facts: Part, rows: readonly AccessRow[]) =>
+    fold(
+      h`<strong>${slug}</strong> <span class="facts">${facts}</span>`,
+      table("rows", ROW_COLUMNS, rows, { label: `access to ${slug}` }),
+      { open, id: projectId(slug), attrs: h` data-project="${slug}"` },
+    );
+  const facts = (p: AccessProject) =>
+    PROJECT_COLUMNS.slice(1).map((c, i) => h`${i ? " · " : ""}${c.head}: ${c.cell(p)}`);
+  return h`${report.projects.map((p) => group(p.project, facts(p), byProject.get(p.project) ?? []))}
+    ${[...byProject].filter(([slug]) => !listed.has(slug)).map(([slug, rows]) => group(slug, "not in the project list", rows))}
+    ${open ? "" : notPrinted(report.rows.length, "Access per project")}`;
+}
+
+/** Users per organization, each row with its anchor, folded when the review is long. */
+function userGroups(report: AccessReport): Html {
+  const byOrg = new Map<string, AccessUser[]>();
+  for (const u of report.users) byOrg.set(u.organization, [...(byOrg.get(u.organization) ?? []), u]); // prettier-ignore
+  const open = report.users.length <= FOLD_ROWS;
+  return h`${[...byOrg].map(([org, users]) =>
+    fold(
+      h`<strong>${org}</strong> <span class="facts">${count(users.length)} user${users.length === 1 ? "" : "s"}</span>`,
+      table("users", USER_COLUMNS, users, {
+        label: `users of ${org}`,
+        rowId: (u) => userId(u.username),
+      }),
+      { open, attrs: h` data-organization="${org}"` },
+    ),
+  )}${open ? "" : notPrinted(report.users.length, "Users")}`;
+}
+
 /** The access review's sections. */
 export function accessBody(report: AccessReport): Html {
+  anchors = {
+    users: new Set(report.users.map((u) => u.username)),
+    projects: new Set(report.rows.map((r) => r.project)),
+  };
   // Every section is built from the access read; without last logins, the findings and the
   // users table are still true but incomplete (no inactive users), which they say.
   const body = (title: string, name: string, f: () => Html, notes: string[] = []) =>
     section(report, name, title, f, { needs: ["access"], notes });
-  return h`${body("Findings", "findings", () => findings(report), ["lastLogin"])}
-  ${report.since ? body("Changes since the previous review", "since", () => changes(report.since as AccessChanges)) : ""}
+  return h`${body("Findings", "findings", () => decisions(report), ["lastLogin"])}
   ${body("Overview", "overview", () => h`<div class="charts">${lastLoginChart(report)}${grantsChart(report)}</div>`)}
-  ${body(`Projects (${count(report.projects.length)})`, "projects", () => table("projects", PROJECT_COLUMNS, report.projects))}
-  ${body(`Users (${count(report.users.length)})`, "users", () => table("users", USER_COLUMNS, report.users), ["lastLogin"])}
-  ${body(`All access (${count(report.rows.length)} principal × project)`, "rows", () => table("rows", ROW_COLUMNS, report.rows))}`;
+  ${report.since ? body("Changes since the previous review", "since", () => changes(report.since as AccessChanges)) : ""}
+  ${body("Finding rows", "finding-rows", () => findingRows(report), ["lastLogin"])}
+  ${body(`Projects (${count(report.projects.length)}) and their access (${count(report.rows.length)} principal × project)`, "projects", () => projectGroups(report))}
+  ${body(`Users (${count(report.users.length)})`, "users", () => userGroups(report), ["lastLogin"])}`;
 }

@@ -31,6 +31,8 @@ export interface ChartSpec {
   height?: number;
   marginLeft?: number;
   marginBottom?: number;
+  marginTop?: number;
+  marginRight?: number;
 }
 
 /**
@@ -45,6 +47,18 @@ function roundGeometry(svg: string): string {
   );
 }
 
+/**
+ * Plot's SVG made accessible: the chart is one image named by its title (`role="img"` on
+ * the `<svg>` that carries the `aria-label`), and the names Plot gives its `<g>` groups
+ * (`aria-label="x-axis label"`, not allowed on an element without a role) are kept as
+ * `data-label` for tests and tools.
+ */
+export function accessibleSvg(svg: string): string {
+  return svg
+    .replace(/<svg\b(?=[^>]*\saria-label=)/g, '<svg role="img"')
+    .replace(/(<g\b[^>]*?)\saria-label="/g, '$1 data-label="');
+}
+
 /** The chart as a `<figure>`: title as its caption, the SVG Plot drew, the note. */
 export function chart(spec: ChartSpec): Html {
   const { document } = parseHTML("<!doctype html><html><body></body></html>");
@@ -55,6 +69,8 @@ export function chart(spec: ChartSpec): Html {
     height: spec.height ?? 260,
     ...(spec.marginLeft === undefined ? {} : { marginLeft: spec.marginLeft }),
     ...(spec.marginBottom === undefined ? {} : { marginBottom: spec.marginBottom }),
+    ...(spec.marginTop === undefined ? {} : { marginTop: spec.marginTop }),
+    ...(spec.marginRight === undefined ? {} : { marginRight: spec.marginRight }),
     ariaLabel: spec.title,
     style: { fontSize: "11px" },
     x: spec.x,
@@ -64,7 +80,7 @@ export function chart(spec: ChartSpec): Html {
   });
   return h`<figure class="chart" data-chart="${spec.id}">
     <figcaption>${spec.title}</figcaption>
-    ${raw(roundGeometry(drawn.outerHTML))}${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
+    <div class="plot" tabindex="0" role="group" aria-label="${spec.title} (chart; scrolls sideways on a narrow screen)">${raw(accessibleSvg(roundGeometry(drawn.outerHTML)))}</div>${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
   </figure>`;
 }
 

@@ -14,14 +14,19 @@ import type {
 import type { Html } from "./html.js";
 import { axisName, chart, day, marginFor, noChart } from "./charts.js";
 
-/** Band colours: the same in light and dark, the band also named in words beside. */
+/**
+ * Band colours (Okabe–Ito's colour-blind-safe hues, darkened so that a badge's white text
+ * reaches 4.5:1; medium takes dark text): the same in light and dark, and the band is
+ * always named in words beside or on it.
+ */
 export const BAND_COLORS: Record<Band, string> = {
-  elite: "#2e9e5b",
-  high: "#3b82c4",
-  medium: "#e0a100",
-  low: "#d1495b",
+  elite: "#00795a",
+  high: "#0072b2",
+  medium: "#e69f00",
+  low: "#b34700",
 };
-const OUTCOME_COLORS = { successful: "#2e9e5b", failed: "#d1495b", other: "#9a9a9a" };
+/** Success blue, failure vermillion: apart under every colour-vision deficiency, and named in the legend. */
+export const OUTCOME_COLORS = { successful: "#0072b2", failed: "#d55e00", other: "#9a9a9a" };
 /** Lines per chart at most: more organizations are in the tables only. */
 const MAX_LINES = 6;
 /** Bars per ranking chart. */
@@ -59,6 +64,36 @@ function bandRegions(year: number, metric: DoraMetricName, scale: number, top: n
     .filter((r) => r.y2 - r.y1 > top * 0.04);
 }
 
+/** Room right of the plot for the band labels ("medium" at 11 px, and a gap). */
+const BAND_LABEL_MARGIN = 56;
+const [MARGIN_TOP, MARGIN_BOTTOM, DORA_HEIGHT] = [20, 30, 260];
+/** The least distance between two band labels' centres, px (11 px text: its box is ~14 px tall). */
+const LABEL_GAP = 15;
+
+/**
+ * Where each band's label goes, in chart units: beside the middle of its region, pushed
+ * apart until no two are closer than LABEL_GAP px and kept inside the plot. Regions are
+ * drawn from the bottom (0) up, labels never overlap one another, and they sit in the right
+ * margin, so they never overlap the lines either.
+ */
+export function bandLabels(
+  regions: ReadonlyArray<{ band: Band; y1: number; y2: number }>,
+  top: number,
+  plotHeight = DORA_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM,
+): Array<{ band: Band; y: number }> {
+  const perPx = top / plotHeight;
+  const gap = LABEL_GAP * perPx;
+  const [lo, hi] = [(LABEL_GAP / 2) * perPx, top - (LABEL_GAP / 2) * perPx];
+  const labels = regions
+    .map((r) => ({ band: r.band, y: Math.min(hi, Math.max(lo, (r.y1 + r.y2) / 2)) }))
+    .sort((a, b) => a.y - b.y);
+  // Upwards: each at least `gap` above the one below; then down from the top if it overflowed.
+  for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + gap); // prettier-ignore
+  if (labels.length) labels[labels.length - 1].y = Math.min(labels[labels.length - 1].y, hi);
+  for (let i = labels.length - 2; i >= 0; i--) labels[i].y = Math.min(labels[i].y, labels[i + 1].y - gap); // prettier-ignore
+  return labels;
+}
+
 /** One DORA metric's chart: a faint dot per day and a 7-day mean line per organization. */
 export function doraChart(report: DeliveryReport, metric: DoraMetricName): Html {
   let axis = METRIC_AXIS[metric];
@@ -87,7 +122,11 @@ export function doraChart(report: DeliveryReport, metric: DoraMetricName): Html 
   return chart({
     id,
     title: `${axis.title} per day, ${report.period.start} to ${report.period.end}`,
-    note: `Shaded: the DORA ${report.bands.year} bands. Dots: daily values; lines: 7-day mean.`,
+    note: `Shaded: the DORA ${report.bands.year} bands, named at the right. Dots: daily values; lines: 7-day mean.`,
+    height: DORA_HEIGHT,
+    marginTop: MARGIN_TOP,
+    marginBottom: MARGIN_BOTTOM,
+    marginRight: BAND_LABEL_MARGIN,
     x: { label: "Day", type: "utc", domain: [start, end] },
     y: { label: axis.label, domain: [0, top], grid: true },
     color: { legend: true, type: "categorical", domain: scopes.map((s) => s.name) },
@@ -100,13 +139,14 @@ export function doraChart(report: DeliveryReport, metric: DoraMetricName): Html 
         fill: (r: { band: Band }) => BAND_COLORS[r.band],
         fillOpacity: 0.13,
       }),
-      Plot.text(regions, {
+      Plot.text(bandLabels(regions, top), {
         x: end,
-        y: (r: { y1: number; y2: number }) => (r.y1 + r.y2) / 2,
-        text: (r: { band: Band }) => r.band,
-        textAnchor: "end",
-        dx: -4,
-        fillOpacity: 0.7,
+        y: "y",
+        text: "band",
+        textAnchor: "start",
+        dx: 6,
+        clip: false,
+        className: "band-label",
       }),
       Plot.dot(points, { x: "date", y: "value", stroke: "organization", r: 1.5, strokeOpacity: 0.4 }), // prettier-ignore
       Plot.lineY(points, Plot.windowY({ k: 7, reduce: "mean" }, { x: "date", y: "value", stroke: "organization", strokeWidth: 2 })), // prettier-ignore
