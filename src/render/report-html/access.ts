@@ -12,7 +12,7 @@ import type {
   FindingRow,
 } from "../../report/types.js";
 import { grantsChart, lastLoginChart } from "./access-charts.js";
-import { findingCount, unknownNote } from "../report-tables.js";
+import { findingCount, sinceText, unknownNote } from "../report-tables.js";
 import { count, lastLogin } from "./format.js";
 import { h, table, type Column, type Html } from "./html.js";
 import { section } from "./sections.js";
@@ -72,6 +72,9 @@ const ROW_COLUMNS: Column<AccessRow>[] = [
   { head: "Held", cell: heldVia },
   { head: "Declared", cell: (r) => yesNo(r.declared) },
   { head: "Last login", cell: (r) => (r.principalKind === "user" ? lastLogin(r.lastLogin) : "—") }, // prettier-ignore
+  { head: "Name", cell: (r) => dash(r.name) },
+  { head: "E-mail", cell: (r) => dash(r.email) },
+  { head: "Since", cell: (r) => sinceText(r.since, r.sinceBasis) || "—" },
 ];
 
 function changes(c: AccessChanges): Html {
@@ -105,6 +108,9 @@ const USER_COLUMNS: Column<AccessUser>[] = [
   { head: "Days", cell: (u) => (typeof u.daysSinceLogin === "number" ? count(u.daysSinceLogin) : u.daysSinceLogin === undefined ? "unknown" : "—"), numeric: true }, // prettier-ignore
   { head: "Projects", cell: (u) => count(u.projects), numeric: true },
   { head: "Highest", cell: (u) => u.highest ?? "none" },
+  { head: "Name", cell: (u) => dash(u.name) },
+  { head: "E-mail", cell: (u) => dash(u.email) },
+  { head: "Access since", cell: (u) => sinceText(u.accessSince, u.sinceBasis) || "—" },
 ];
 
 /** The access review's sections. */
