@@ -20,6 +20,8 @@ export interface ReportTable {
   compact?: { headers: string[]; rows: string[][] };
   /** A line for people above the rows (markdown): why a finding is unknown, what a column means. */
   note?: string;
+  /** Never cut (markdown): the legend the other tables are read with (the DORA bands). */
+  whole?: boolean;
 }
 
 export const NO_DATA = "no data";

@@ -130,6 +130,7 @@ function deliveryTables(r: DeliveryReport): ReportTable[] {
     {
       name: "dora-bands",
       title: `DORA bands (${r.bands.source})`,
+      whole: true,
       headers: ["Metric", "Elite", "High", "Medium", "Low"],
       rows: r.bands.table.map((b) => [t(b.metric), t(b.elite), t(b.high), t(b.medium), t(b.low)]),
     },
