@@ -5,218 +5,28 @@
  * for no data) and the text people read ("no data", `2 h 05 min`, `12.5%`, the band).
  * Pure: a function of the report data.
  */
-import type {
-  AccessReport,
-  AccessRow,
-  DeliveryReport,
-  DoraMetric,
-  Finding,
-  Report,
-} from "../report/types.js";
+import type { DeliveryReport, DoraMetric, Report } from "../report/types.js";
+import {
+  humanSeconds,
+  n,
+  NO_DATA,
+  pct,
+  percent,
+  sec,
+  t,
+  type ReportTable,
+} from "./report-cells.js";
+import { accessTables } from "./report-tables-access.js";
 
-/** One cell: the value for machines and the text for people. */
-export interface Cell {
-  raw: string | number | boolean | null;
-  text: string;
-}
-
-/** One table of the report. */
-export interface ReportTable {
-  name: string;
-  title: string;
-  headers: string[];
-  rows: Cell[][];
-  /** A narrower form for people (markdown, html), when the full one is too wide to read. */
-  compact?: { headers: string[]; rows: string[][] };
-  /** A line for people above the rows (markdown): why a finding is unknown, what to do. */
-  note?: string;
-}
-
-export const NO_DATA = "no data";
-/** A value that could not be read (a last login, a finding that needs it): never 0. */
-export const UNKNOWN = "unknown";
-
-const t = (s: string | null | undefined): Cell => ({ raw: s ?? null, text: s ?? "" });
-const n = (v: number | null): Cell => ({ raw: v, text: v === null ? NO_DATA : String(v) });
-const yes = (b: boolean): Cell => ({ raw: b, text: b ? "yes" : "no" });
-
-/** Seconds for people: `45 s`, `12 min`, `3 h 05 min`, `2.5 days`. */
-export function humanSeconds(s: number | null): string {
-  if (s === null) return NO_DATA;
-  if (s < 60) return `${Math.round(s)} s`;
-  if (s < 3600) return `${Math.round(s / 60)} min`;
-  if (s < 86_400) {
-    const m = Math.round(s / 60);
-    return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
-  }
-  return `${Math.round((s / 86_400) * 10) / 10} days`;
-}
-
-/** A 0..1 ratio for people: `12.5%`. */
-export const percent = (r: number | null): string =>
-  r === null ? NO_DATA : `${Math.round(r * 1000) / 10}%`;
-
-const sec = (v: number | null): Cell => ({ raw: v, text: humanSeconds(v) });
-const pct = (v: number | null): Cell => ({ raw: v, text: percent(v) });
-
-const via = (r: AccessRow) =>
-  r.via.kind === "direct"
-    ? "direct"
-    : `${r.via.kind === "userTeam" ? "user team" : "organization team"} ${r.via.team ?? ""}`;
-
-const unknown: Cell = { raw: UNKNOWN, text: UNKNOWN };
-
-/** A last login: the day, "never", or "unknown" (not read). */
-const login = (l: string | null | undefined): Cell =>
-  l === undefined
-    ? unknown
-    : l === null
-      ? { raw: "never", text: "never" }
-      : { raw: l, text: l.slice(0, 10) };
-
-function accessRowCells(r: AccessRow): Cell[] {
-  return [
-    t(r.principal),
-    t(r.principalKind === "user" ? "user" : "organization team"),
-    t(r.organization),
-    t(r.project),
-    t(r.level),
-    t(via(r)),
-    yes(r.declared),
-    r.principalKind === "user" ? login(r.lastLogin) : t(""),
-  ];
-}
-
-/** A finding's count for people: the number, or "unknown" (never 0 for it). */
-export const findingCount = (f: Finding): string => (f.count === null ? UNKNOWN : String(f.count));
-
-/** Why a finding is unknown, as every format says it: "unknown: the last-login search …". */
-export const unknownWords = (f: Finding): string =>
-  f.unknown ? `${UNKNOWN}: ${f.unknown.reason}` : f.count === null ? UNKNOWN : "";
-const ACCESS_HEADERS = [
-  "Principal",
-  "Kind",
-  "Organization",
-  "Project",
-  "Level",
-  "Held",
-  "Declared",
-  "Last login",
-];
-
-/** What an unknown finding says above its rows: why, and what was found all the same. */
-export const unknownNote = (f: Finding): string =>
-  `${unknownWords(f)}.${f.rows.length ? ` Found among the users whose last login was read: ${f.rows.length}.` : ""}`;
-
-function findingTable(name: string, title: string, f: Finding): ReportTable {
-  return {
-    name,
-    title,
-    headers: ["Principal", "Project", "Level", "Detail"],
-    rows: f.rows.map((r) => [t(r.principal), t(r.project), t(r.level), t(r.detail)]),
-    ...(f.count === null ? { note: unknownNote(f) } : {}),
-  };
-}
-
-function accessTables(r: AccessReport): ReportTable[] {
-  const out: ReportTable[] = [
-    {
-      name: "findings",
-      title: "Findings",
-      // The note: why a count is unknown (CSV has no other place to say it).
-      headers: ["Finding", "Count", "Note"],
-      rows: r.findings.map((f) => [
-        { raw: f.id, text: f.title },
-        f.count === null ? unknown : n(f.count),
-        t(unknownWords(f)),
-      ]),
-      compact: {
-        headers: ["Finding", "Count"],
-        rows: r.findings.map((f) => [f.title, findingCount(f)]),
-      },
-    },
-    ...r.findings.map((f) => findingTable(`finding-${f.id}`, `${f.title} (${findingCount(f)})`, f)),
-  ];
-  if (r.since) {
-    const s = r.since;
-    out.push({
-      name: "changes",
-      title: `Changes since ${s.previousGeneratedAt.slice(0, 10)}`,
-      headers: ["Change", ...ACCESS_HEADERS],
-      rows: [
-        ...s.granted.map((x) => [t("granted"), ...accessRowCells(x)]),
-        ...s.revoked.map((x) => [t("revoked"), ...accessRowCells(x)]),
-      ],
-    });
-    out.push({
-      name: "finding-changes",
-      title: "Findings since the previous review",
-      headers: ["Change", "Finding", "Principal", "Project", "Level", "Detail"],
-      rows: (
-        [
-          ["new", s.newFindings],
-          ["resolved", s.resolvedFindings],
-          ["not checked", s.notChecked ?? []],
-        ] as const
-      ).flatMap(([change, findings]) =>
-        findings.flatMap((f) =>
-          f.rows.map((x) => [
-            t(change),
-            { raw: f.id, text: f.title },
-            t(x.principal),
-            t(x.project),
-            t(x.level),
-            t(x.detail),
-          ]),
-        ),
-      ),
-    });
-  }
-  out.push(
-    { name: "access", title: "Access", headers: ACCESS_HEADERS, rows: r.rows.map(accessRowCells) },
-    {
-      name: "users",
-      title: "Users",
-      headers: [
-        "User",
-        "Organization",
-        "Role",
-        "Status",
-        "Declared",
-        "Service account",
-        "Last login",
-        "Days since login",
-        "Projects",
-        "Highest",
-      ],
-      rows: r.users.map((u) => [
-        t(u.username),
-        t(u.organization),
-        t(u.role),
-        t(u.status),
-        yes(u.declared),
-        yes(u.serviceAccount),
-        login(u.lastLogin),
-        u.daysSinceLogin === undefined ? unknown : n(u.daysSinceLogin),
-        n(u.projects),
-        t(u.highest),
-      ]),
-    },
-    {
-      name: "projects",
-      title: "Projects",
-      headers: ["Project", "Organization", "Declared", "Admins", "Principals"],
-      rows: r.projects.map((p) => [
-        t(p.project),
-        t(p.organization),
-        yes(p.declared),
-        n(p.admins),
-        n(p.principals),
-      ]),
-    },
-  );
-  return out;
-}
+export {
+  humanSeconds,
+  NO_DATA,
+  percent,
+  UNKNOWN,
+  type Cell,
+  type ReportTable,
+} from "./report-cells.js";
+export { findingCount, sinceText, unknownNote, unknownWords } from "./report-tables-access.js";
 
 /** A DORA metric's value for people. */
 export function doraText(m: DoraMetric): string {
@@ -345,6 +155,7 @@ function deliveryTables(r: DeliveryReport): ReportTable[] {
     {
       name: "dora-bands",
       title: `DORA bands (${r.bands.source})`,
+      whole: true,
       headers: ["Metric", "Elite", "High", "Medium", "Low"],
       rows: r.bands.table.map((b) => [t(b.metric), t(b.elite), t(b.high), t(b.medium), t(b.low)]),
     },

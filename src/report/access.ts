@@ -10,6 +10,10 @@
  *   principal);
  * - userTeam: the user is a member of a user team whose projects include this one. The API
  *   names no level for a user team's projects: the row's level is `member`, graded read.
+ *
+ * A user's rows and their line in the users table carry the user's display name and e-mail
+ * from the users list already read (no call per user), and every row the day a review first
+ * saw it (access-since.ts: the API gives no grant date).
  */
 import type { AccessLevel } from "../api/schemas.js";
 import { AccessLevels, TeamLevels } from "../api/schemas.js";
@@ -21,6 +25,7 @@ import type {
   LiveUser,
 } from "../engine/readers.js";
 import type { DesiredState } from "../manifest/types.js";
+import { earliestSince, setSince, type SeenBefore } from "./access-since.js";
 import { findings } from "./findings.js";
 import { failuresThatMatter, lastLoginOf, loginFailureWords, type LoginsRead } from "./logins.js";
 import { daysSince } from "./span.js";
@@ -62,6 +67,8 @@ export interface AccessInput {
   inactiveDays: number;
   /** Username globs of service accounts (`*` matches any run of characters). */
   serviceAccountPatterns: readonly string[];
+  /** The review given with `--since`: its rows' first-seen days are carried. */
+  previous?: SeenBefore;
 }
 
 /** The access review's tables and findings. */
@@ -98,6 +105,17 @@ const compareRows = (a: AccessRow, b: AccessRow) =>
   AccessLevels.indexOf(a.level as AccessLevel) - AccessLevels.indexOf(b.level as AccessLevel) ||
   a.principal.localeCompare(b.principal) ||
   (a.via.team ?? "").localeCompare(b.via.team ?? "");
+
+/** The user's display name (or first and last name) and e-mail, those the API gave. */
+function identity(u: LiveUser | undefined): { name?: string; email?: string } {
+  if (u === undefined) return {};
+  const name = u.displayName || [u.firstName, u.lastName].filter(Boolean).join(" ");
+  return { ...(name ? { name } : {}), ...(u.email ? { email: u.email } : {}) };
+}
+
+/** A deactivated account: status inactive (phctl's field) or `active` "false" (the spec's). */
+export const isDeactivated = (u: LiveUser): boolean =>
+  u.status === "inactive" || String(u.active) === "false";
 
 /** Why some last logins are unknown (the searches that failed), or undefined: all known. */
 function unknownLogins(input: AccessInput) {
@@ -136,6 +154,7 @@ export function buildAccess(input: AccessInput): AccessData {
       via,
       declared: isDeclared,
       ...login(username),
+      ...identity(userByName.get(username)),
     });
 
   for (const p of input.projects) {
@@ -177,6 +196,8 @@ export function buildAccess(input: AccessInput): AccessData {
         );
     }
   rows.sort(compareRows);
+  setSince(rows, new Date(input.nowMs).toISOString().slice(0, 10), input.previous);
+  const since = earliestSince(rows);
 
   const isService = globMatcher(input.serviceAccountPatterns);
   const reach = new Map<string, { projects: Set<string>; highest: Grade | null }>();
@@ -206,6 +227,11 @@ export function buildAccess(input: AccessInput): AccessData {
             }),
         projects: reach.get(u.username)?.projects.size ?? 0,
         highest: reach.get(u.username)?.highest ?? null,
+        ...identity(u),
+        deactivated: isDeactivated(u),
+        ...(since.has(u.username)
+          ? { accessSince: since.get(u.username)!, sinceBasis: "first-seen" as const }
+          : {}),
       };
     })
     .sort((a, b) => a.username.localeCompare(b.username));

@@ -1,17 +1,22 @@
 /**
- * The access review's findings, each a count and the rows behind it. Pure; every finding is
- * listed, also with no rows (a review that shows "0" says it was checked):
+ * The access review's findings, each a count, a severity and the rows behind it, most
+ * severe first. Pure; every finding is listed, also with no rows (a review that shows "0"
+ * says it was checked):
  *
- * - inactive-with-write: users whose last login is at least `--inactive` days ago and who
- *   still hold write or admin anywhere (one row per user: their highest level);
- * - never-logged-in: users with no login at all (one row per user);
- * - projects-under-two-admins: projects with one admin or none (one row per project);
- * - live-only-access: access the manifests do not declare (one row per access row);
- * - customer-write-on-parent: users, or organization teams, of a customer organization
- *   (one with a parent) with write or admin on a project of the parent organization;
- * - service-account-admin: users matching a service-account pattern who hold admins.
+ * - deactivated-with-access (high): deactivated accounts (status inactive) that still hold
+ *   access anywhere (one row per user: their highest level, the projects in the detail);
+ * - inactive-with-write (high): users whose last login is at least `--inactive` days ago and
+ *   who still hold write or admin anywhere (one row per user: their highest level);
+ * - customer-write-on-parent (high): users, or organization teams, of a customer
+ *   organization (one with a parent) with write or admin on a project of the parent;
+ * - service-account-admin (high): users matching a service-account pattern who hold admins;
+ * - never-logged-in (medium): users with no login at all (one row per user);
+ * - live-only-access (medium): access the manifests do not declare (one row per access row);
+ * - dormant-with-read (low): users whose last login is at least `--inactive` days ago and
+ *   who hold read access only (one row per user);
+ * - projects-under-two-admins (low): projects with one admin or none (one row per project).
  *
- * The two login findings need the last logins: when an organization's could not be read,
+ * The three login findings need the last logins: when an organization's could not be read,
  * they are unknown — `count: null` and `unknown` says which search failed — and list only
  * the rows found among the users whose last login was read. Never 0 for unknown.
  */
@@ -25,7 +30,10 @@ import type {
   FindingId,
   FindingRow,
   FindingUnknown,
+  Severity,
 } from "./types.js";
+import { FINDING_IDS } from "./types.js";
+import { day, deactivated, dormantRead, via } from "./findings-accounts.js";
 
 /** What the findings are computed from. */
 export interface FindingsInput {
@@ -42,9 +50,25 @@ export interface FindingsInput {
   created: ReadonlyMap<string, string>;
 }
 
+/** How urgent each finding is (README's table says why). */
+export const SEVERITY: Record<FindingId, Severity> = {
+  "deactivated-with-access": "high",
+  "inactive-with-write": "high",
+  "customer-write-on-parent": "high",
+  "service-account-admin": "high",
+  "never-logged-in": "medium",
+  "live-only-access": "medium",
+  "dormant-with-read": "low",
+  "projects-under-two-admins": "low",
+};
+
 /** The title of each finding, for people (N: the --inactive days). */
 export function findingTitle(id: FindingId, inactiveDays: number): string {
   switch (id) {
+    case "deactivated-with-access":
+      return "Deactivated accounts that still hold access";
+    case "dormant-with-read":
+      return `Users inactive for ${inactiveDays} days or more who hold read access only`;
     case "inactive-with-write":
       return `Users inactive for ${inactiveDays} days or more who hold write or admin`;
     case "never-logged-in":
@@ -59,15 +83,6 @@ export function findingTitle(id: FindingId, inactiveDays: number): string {
       return "Service accounts with admin";
   }
 }
-
-const via = (r: AccessRow) =>
-  r.via.kind === "direct"
-    ? "directly"
-    : r.via.kind === "userTeam"
-      ? `through user team ${r.via.team}`
-      : `through organization team ${r.via.team}`;
-
-const day = (iso: string) => iso.slice(0, 10);
 
 /** The rows that hold write or admin, by user. */
 function writeRowsByUser(rows: readonly AccessRow[]): Map<string, AccessRow[]> {
@@ -85,6 +100,7 @@ function writeRowsByUser(rows: readonly AccessRow[]): Map<string, AccessRow[]> {
 export const LOGIN_FINDINGS: ReadonlySet<FindingId> = new Set([
   "inactive-with-write",
   "never-logged-in",
+  "dormant-with-read",
 ]);
 
 function inactive(i: FindingsInput): FindingRow[] {
@@ -181,6 +197,8 @@ function serviceAdmin(i: FindingsInput): FindingRow[] {
 }
 
 const RULES: Record<FindingId, (i: FindingsInput) => FindingRow[]> = {
+  "deactivated-with-access": deactivated,
+  "dormant-with-read": dormantRead,
   "inactive-with-write": inactive,
   "never-logged-in": neverLoggedIn,
   "projects-under-two-admins": underTwoAdmins,
@@ -189,14 +207,17 @@ const RULES: Record<FindingId, (i: FindingsInput) => FindingRow[]> = {
   "service-account-admin": serviceAdmin,
 };
 
-/** Every finding, in a fixed order, with its rows (users of unknown last login have none). */
+/**
+ * Every finding, most severe first (FINDING_IDS), with its rows (users of unknown last login
+ * have none).
+ */
 export function findings(i: FindingsInput): Finding[] {
-  return (Object.keys(RULES) as FindingId[]).map((id) => {
+  return FINDING_IDS.map((id) => {
     const rows = RULES[id](i);
-    const title = findingTitle(id, i.inactiveDays);
+    const head = { id, title: findingTitle(id, i.inactiveDays), severity: SEVERITY[id] };
     return i.loginsUnknown && LOGIN_FINDINGS.has(id)
-      ? { id, title, count: null, unknown: i.loginsUnknown, rows }
-      : { id, title, count: rows.length, rows };
+      ? { ...head, count: null, unknown: i.loginsUnknown, rows }
+      : { ...head, count: rows.length, rows };
   });
 }
 
@@ -206,7 +227,13 @@ export function findings(i: FindingsInput): Finding[] {
  * principal, project and level.
  */
 export function findingRowKey(id: FindingId, r: FindingRow): string {
-  if (id === "inactive-with-write" || id === "never-logged-in") return r.principal ?? "";
+  if (
+    id === "inactive-with-write" ||
+    id === "never-logged-in" ||
+    id === "dormant-with-read" ||
+    id === "deactivated-with-access"
+  )
+    return r.principal ?? "";
   if (id === "projects-under-two-admins") return r.project ?? "";
   return `${r.principal ?? ""}|${r.project ?? ""}|${r.level ?? ""}`;
 }

@@ -69,6 +69,7 @@ export async function makeAccessReport(
     nowMs,
     inactiveDays: run.inactiveDays,
     serviceAccountPatterns: run.serviceAccountPatterns,
+    ...(run.previous ? { previous: run.previous } : {}),
   });
   return {
     ...envelope({ ...run, nowMs }, sections, startMs, calls, rc),

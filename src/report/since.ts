@@ -9,7 +9,7 @@
  * `notChecked` existed read the same).
  */
 import { userError } from "../errors.js";
-import { findingRowKey, LOGIN_FINDINGS } from "./findings.js";
+import { findingRowKey, LOGIN_FINDINGS, SEVERITY } from "./findings.js";
 import type {
   AccessChanges,
   AccessReport,
@@ -25,7 +25,8 @@ export type PreviousReview = Pick<AccessReport, "generatedAt" | "rows" | "findin
   users?: readonly Pick<AccessUser, "username" | "lastLogin">[];
 };
 
-const rowKey = (r: AccessRow) =>
+/** An access row's identity across reviews: principal, project, level and how it is held. */
+export const rowKey = (r: AccessRow) =>
   `${r.principalKind}|${r.principal}|${r.project}|${r.level}|${r.via.kind}|${r.via.team ?? ""}`;
 
 /** The earlier report in `text` (the file `name`), or a one-line error naming it. */
@@ -70,6 +71,12 @@ export function parsePrevious(name: string, text: string): PreviousReview {
   };
 }
 
+/** A finding's id, title and severity (today's: an older report's findings have none). */
+const head = (f: Finding): Pick<Finding, "id" | "title" | "severity"> => {
+  const severity = (SEVERITY as Partial<typeof SEVERITY>)[f.id] ?? f.severity;
+  return { id: f.id, title: f.title, ...(severity ? { severity } : {}) };
+};
+
 /** Usernames whose last login a review could not read. */
 const unknownUsers = (users: readonly Pick<AccessUser, "username" | "lastLogin">[] = []) =>
   new Set(users.filter((u) => u.lastLogin === undefined).map((u) => u.username));
@@ -97,12 +104,12 @@ function findingsMinus(
         rows.push(r);
         continue;
       }
-      const list = notChecked.get(f.id) ?? { id: f.id, title: f.title, count: 0, rows: [] };
+      const list = notChecked.get(f.id) ?? { ...head(f), count: 0, rows: [] };
       list.rows.push(aside);
       list.count = list.rows.length;
       notChecked.set(f.id, list);
     }
-    return rows.length > 0 ? [{ id: f.id, title: f.title, count: rows.length, rows }] : [];
+    return rows.length > 0 ? [{ ...head(f), count: rows.length, rows }] : [];
   });
 }
 

@@ -88,6 +88,20 @@ export const HeldVia = obj(
 );
 export type HeldVia = Static<typeof HeldVia>;
 
+export const SINCE_BASES = ["first-seen"] as const;
+
+/**
+ * What a row's `since` rests on. The API gives no date of a grant (project roles, team
+ * memberships and organization teams are lists of names, docs/api.md), so every `since` is
+ * "first-seen": the day of the first review that saw the access — this report's, or carried
+ * from an earlier one by `--since`. The access may be older than that day, never newer.
+ */
+export const SinceBasis = StringEnum(SINCE_BASES, {
+  description:
+    "first-seen: the day of the first review that saw this access (this one's, or carried by --since from an earlier one); the access may be older. The API gives no grant date",
+});
+export type SinceBasis = (typeof SINCE_BASES)[number];
+
 export const AccessRow = obj(
   {
     principal: Type.String({ description: "username, or an organization team's path" }),
@@ -111,6 +125,19 @@ export const AccessRow = obj(
         }),
       ),
     ),
+    name: Type.Optional(
+      Type.String({ description: "the user's display name (absent: a team, or not given)" }),
+    ),
+    email: Type.Optional(
+      Type.String({ description: "the user's main e-mail (absent: a team, or not given)" }),
+    ),
+    since: Type.Optional(
+      Type.String({
+        description:
+          "a day, yyyy-MM-dd: since when the access is held as far as the reviews know (see sinceBasis); absent in reports made before it existed",
+      }),
+    ),
+    sinceBasis: Type.Optional(SinceBasis),
   },
   "one principal × project with its level and how it is held",
 );
@@ -130,6 +157,18 @@ export const AccessUser = obj(
     ),
     projects: Type.Integer({ description: "projects the user reaches" }),
     highest: Nullable(StringEnum(GRADES, { description: "the user's highest grade anywhere" })),
+    name: Type.Optional(Type.String({ description: "display name" })),
+    email: Type.Optional(Type.String({ description: "main e-mail" })),
+    deactivated: Type.Optional(
+      Type.Boolean({ description: "the account is deactivated (status inactive, active false)" }),
+    ),
+    accessSince: Type.Optional(
+      Type.String({
+        description:
+          "a day, yyyy-MM-dd: the earliest `since` of the user's rows (absent: no access); its basis is sinceBasis",
+      }),
+    ),
+    sinceBasis: Type.Optional(SinceBasis),
   },
   "one user of the parent organization (or of its customer organizations)",
 );
@@ -144,15 +183,22 @@ export const AccessProject = obj({
 });
 export type AccessProject = Static<typeof AccessProject>;
 
+/** Every finding, most severe first (the order every format lists them in). */
 export const FINDING_IDS = [
+  "deactivated-with-access",
   "inactive-with-write",
-  "never-logged-in",
-  "projects-under-two-admins",
-  "live-only-access",
   "customer-write-on-parent",
   "service-account-admin",
+  "never-logged-in",
+  "live-only-access",
+  "dormant-with-read",
+  "projects-under-two-admins",
 ] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
+
+export const SEVERITIES = ["high", "medium", "low"] as const;
+/** How urgent a finding is: high first. */
+export type Severity = (typeof SEVERITIES)[number];
 
 export const FindingRow = obj(
   {
@@ -181,6 +227,9 @@ export type FindingUnknown = Static<typeof FindingUnknown>;
 export const Finding = obj({
   id: StringEnum(FINDING_IDS),
   title: Type.String(),
+  severity: Type.Optional(
+    StringEnum(SEVERITIES, { description: "high, medium, low (absent in older reports)" }),
+  ),
   count: Nullable(
     Type.Integer({ description: "its rows; null: unknown (see `unknown`), never 0 for it" }),
   ),

@@ -17,7 +17,7 @@ import type {
 } from "../../report/types.js";
 import { bySeverity, severityOf } from "../../report/finding-severity.js";
 import { grantsChart, lastLoginChart } from "./access-charts.js";
-import { findingCount, unknownNote } from "../report-tables.js";
+import { findingCount, sinceText, unknownNote } from "../report-tables.js";
 import { linkTo, projectId, userId } from "./anchors.js";
 import { count, lastLogin } from "./format.js";
 import {
@@ -124,7 +124,7 @@ function offender(r: FindingRow): Html {
 
 /** A finding on the first screen: severity, title, count, change and top offenders. */
 function decision(report: AccessReport, f: Finding): Html {
-  const sev = severityOf(f.id);
+  const sev = severityOf(f.id, f.severity);
   const n = f.count === null ? findingCount(f) : count(f.count);
   const change = findingChange(report, f);
   const more = f.rows.length > TOP_OFFENDERS ? h`<a class="more" href="#finding-${f.id}">all ${count(f.rows.length)} rows</a>` : ""; // prettier-ignore
@@ -155,6 +155,9 @@ const ROW_COLUMNS: Column<AccessRow>[] = [
   { head: "Held", cell: heldVia },
   { head: "Declared", cell: (r) => yesNo(r.declared) },
   { head: "Last login", cell: (r) => (r.principalKind === "user" ? lastLogin(r.lastLogin) : "—") }, // prettier-ignore
+  { head: "Name", cell: (r) => dash(r.name) },
+  { head: "E-mail", cell: (r) => dash(r.email) },
+  { head: "Since", cell: (r) => sinceText(r.since, r.sinceBasis) || "—" },
 ];
 
 function changes(c: AccessChanges): Html {
@@ -190,6 +193,9 @@ const USER_COLUMNS: Column<AccessUser>[] = [
   { head: "Days", cell: (u) => (typeof u.daysSinceLogin === "number" ? count(u.daysSinceLogin) : u.daysSinceLogin === undefined ? "unknown" : "—"), numeric: true }, // prettier-ignore
   { head: "Projects", cell: (u) => count(u.projects), numeric: true },
   { head: "Highest", cell: (u) => u.highest ?? "none" },
+  { head: "Name", cell: (u) => dash(u.name) },
+  { head: "E-mail", cell: (u) => dash(u.email) },
+  { head: "Access since", cell: (u) => sinceText(u.accessSince, u.sinceBasis) || "—" },
 ];
 
 /** Each project with its access rows, folded when the review is long. */
