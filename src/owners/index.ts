@@ -13,6 +13,7 @@ export {
   type CodeownersFormat,
 } from "./codeowners.js";
 export { namedOwners, handlesOf, type NamedOwners, type Owner } from "./handles.js";
+export { ownersOf, ownersOfFile } from "./named.js";
 export {
   isEmptyOwners,
   OwnerIndex,

@@ -138,7 +138,9 @@ export class OwnerIndex {
     const p = this.projects.get(top);
     if (p && !isEmptyOwners(p.owners)) return p.owners;
     const file = this.fileOfKey.get(top);
-    return file === undefined ? this.default : this.ownersOfFile(file);
+    if (file === undefined) return this.default;
+    const { users, teams } = this.ownersOfFile(file);
+    return { users, teams };
   }
 
   /** The file that declares a top-level object, relative to the root. */

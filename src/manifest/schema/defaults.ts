@@ -91,6 +91,7 @@ export const DefaultsSpec = Type.Unsafe<{
   ...Strict(
     {
       ...common,
+      owners: LayerOwners,
       values: Type.Unsafe<Record<string, unknown>>(
         about(`The values every selected object gets, ${VALUES_ABOUT}.`, {
           enableForking: false,
