@@ -1,7 +1,7 @@
 /**
  * `phctl owners [PATH…]`: the CODEOWNERS file of the config (GitHub or GitLab syntax) from
  * its owners — projects' `metadata.owners` (default: their admins), Project layers'
- * `spec.owners`, phctl.yaml's `owners.folders` and `owners.default` (src/owners). Printed,
+ * `spec.owners`, phctl.yaml's `owners.folders` and `owners.platform` (src/owners). Printed,
  * written whole (`--out FILE`), or compared with a committed file (`--check FILE`: exit 1,
  * one line naming the file and the command that rewrites it, when it is stale). No network.
  */
@@ -43,7 +43,7 @@ Examples:
   phctl owners --check .github/CODEOWNERS        # CI: exit 1 when it is stale
 
 Owners: a project's metadata.owners (users, or {users, teams}; default: its admins), a Project
-layer's spec.owners, phctl.yaml's owners.folders and owners.default (the platform team).`,
+layer's spec.owners, phctl.yaml's owners.folders and owners.platform (the platform team).`,
     )
     .action(async (paths: string[], o: OwnersOptions) => {
       if (o.format !== undefined && !(CODEOWNERS_FORMATS as readonly string[]).includes(o.format))

@@ -52,7 +52,7 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
 function ownersSettings(o: NonNullable<ConfigDocument["owners"]>): OwnersSettings {
   const h = o.handles ?? {};
   return {
-    default: ownerList(o.default),
+    default: ownerList(o.platform),
     folders: (o.folders ?? []).map((f) => ({ path: f.path, ...ownerList(f) })),
     ...(o.file !== undefined ? { file: o.file } : {}),
     format: o.format ?? "github",

@@ -108,7 +108,7 @@ export interface FolderOwners extends OwnerList {
 
 /** phctl.yaml's `owners:`, normalised. */
 export interface OwnersSettings {
-  /** Owners of phctl.yaml, layers, policies and every file nobody else owns. */
+  /** `owners.platform`: owners of phctl.yaml, layers, policies and every file nobody else owns. */
   default: OwnerList;
   folders: FolderOwners[];
   /** The committed CODEOWNERS file as written (relative to phctl.yaml's directory). */

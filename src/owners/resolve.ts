@@ -4,7 +4,7 @@
  * for is owned by its admins (after Defaults). A file's owners are the owners of the projects
  * it declares plus those of the last `owners.folders` entry of phctl.yaml that holds it; a
  * file with neither — and phctl.yaml and every file that declares a Defaults or Policy
- * document, which can change objects anywhere — is owned by `owners.default`. Users, teams
+ * document, which can change objects anywhere — is owned by `owners.platform`. Users, teams
  * and organizations have no owners of their own: their file's owners are theirs.
  *
  * Paths are relative to the config's root (the directory of phctl.yaml), `/`-separated, so

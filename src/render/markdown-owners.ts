@@ -19,7 +19,7 @@ function whoText(a: OwnerApproval): string {
     ...a.handles.map(mention),
     ...(teamsHandled ? [] : a.teams.map((t) => `team ${codeSpan(t)}`)),
   ];
-  return names.length > 0 ? names.join(", ") : "nobody (phctl.yaml names no owners.default)";
+  return names.length > 0 ? names.join(", ") : "nobody (phctl.yaml names no owners.platform)";
 }
 
 const MAX_SHOWN = 5;

@@ -54,7 +54,7 @@ ${owners}spec:
 const CONFIG = `organization: acme
 owners:
   file: ../.github/CODEOWNERS
-  default: { teams: [platform] }
+  platform: { teams: [platform] }
   folders:
     - { path: projects/firmware/, teams: [firmware] }
   handles: { group: acme-gh, users: { alice: alice-gh } }

@@ -2,7 +2,7 @@
  * Owner resolution (src/owners): a project's own metadata.owners and its Project layers'
  * owners add up, a project with neither is owned by its admins after Defaults, a file's owners
  * are its projects' plus its folder's (the last folder listed that holds it), and phctl.yaml,
- * layers and policies belong to owners.default; handles follow phctl.yaml's owners.handles;
+ * layers and policies belong to owners.platform; handles follow phctl.yaml's owners.handles;
  * the CODEOWNERS text is deterministic and approvals read the base config's owners.
  */
 import { describe, expect, it } from "vitest";
@@ -30,7 +30,7 @@ spec: { firstName: F, lastName: L, externalEmail: ${name}@example.org }
 `;
 const CONFIG = `organization: acme
 owners:
-  default: { teams: [platform] }
+  platform: { teams: [platform] }
   folders:
     - path: projects/
       teams: [reviewers]

@@ -61,23 +61,26 @@ const Folder = Strict(
   about("Owners of every file in a folder.", { path: "projects/firmware/", teams: ["firmware"] }),
 );
 
-const HandleMap = (what: string, example: Record<string, string>) =>
+/** A map of phctl names to platform names (keys checked by `keys`, values without `@`). */
+const HandleMap = (keys: string, what: string, example: Record<string, string>) =>
   Type.Optional(
-    Type.Record(
-      Type.String({ minLength: 1 }),
-      Type.String({
+    Type.Unsafe<Record<string, string>>({
+      type: "object",
+      propertyNames: { pattern: keys },
+      additionalProperties: {
+        type: "string",
         pattern: "^[A-Za-z0-9][A-Za-z0-9._/-]*$",
         patternErrorMessage: "must be a name on the platform, without @",
-      }),
-      about(what, example),
-    ),
+      },
+      ...about(what, example),
+    }),
   );
 
 export const OwnersSettingsSchema = Strict(
   {
-    default: Type.Optional(
+    platform: Type.Optional(
       OwnersSchema(
-        "Who owns phctl.yaml, the Defaults and Policy documents, and every file no project or folder owner owns: the platform team.",
+        "The platform team: who owns phctl.yaml, the Defaults and Policy documents, and every file no project or folder owner owns.",
       ),
     ),
     folders: Type.Optional(
@@ -121,12 +124,18 @@ export const OwnersSettingsSchema = Strict(
               ),
             }),
           ),
-          users: HandleMap("A user's login on the platform where it is not the username.", {
-            jdoe: "jane-doe",
-          }),
-          teams: HandleMap("A team's name (or subgroup path) on the platform where it differs.", {
-            platform: "platform-admins",
-          }),
+          users: HandleMap(
+            Patterns.username,
+            "A user's login on the platform where it is not the username.",
+            {
+              jdoe: "jane-doe",
+            },
+          ),
+          teams: HandleMap(
+            Patterns.organizationTeamPath,
+            "A team's name (or subgroup path) on the platform where it differs.",
+            { platform: "platform-admins" },
+          ),
         },
         about("How owners are named on the code-review platform.", { group: "acme" }),
       ),
@@ -134,6 +143,6 @@ export const OwnersSettingsSchema = Strict(
   },
   about(
     "Owners of the config, for the CODEOWNERS file phctl owners writes and the owners a pull-request plan names.",
-    { default: { teams: ["platform"] }, file: ".github/CODEOWNERS" },
+    { platform: { teams: ["platform"] }, file: ".github/CODEOWNERS" },
   ),
 );
