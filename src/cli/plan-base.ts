@@ -36,6 +36,8 @@ import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
 import { journalFileOf } from "./run-journal.js";
 import { exceptionChanges } from "../engine/policy-exceptions.js";
 import { configRootOf, planPoliciesOf } from "./plan-policies.js";
+import { approvalsFor } from "../owners/index.js";
+import { ownerIndexOf } from "./owners-file.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -203,6 +205,13 @@ export async function makeBasePlan(
     else delete plan.layers;
     // The policies this change adds, removes or alters: their objects' violations are its doing.
     if (found.policies.length > 0) plan.policyChanges = found.policies;
+    // Whose approval each touched object needs, by the target branch's owners.
+    const approvals = approvalsFor(
+      plan.entries,
+      ownerIndexOf(loaded.base, baseState, [o.base]),
+      ownerIndexOf(loaded.head, state, paths),
+    );
+    if (approvals.length > 0) plan.owners = approvals;
     plan.stats = {
       objectsRead: common.rc.objects,
       apiCalls: api.metrics.snapshot().calls - callsBefore,

@@ -29,6 +29,7 @@ export const COMMAND_NAMES = [
   "explain",
   "render",
   "policy",
+  "owners",
   "schema",
   "plan",
   "drift",

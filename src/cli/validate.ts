@@ -18,6 +18,7 @@ import { loadManifests } from "../pipeline/load.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { formatViolation, summarizeViolations, type Violation } from "../policy/index.js";
 import { escapeHiddenLines } from "../visible.js";
+import { codeownersDiagnostic, configuredCodeowners, ownerIndexOf } from "./owners-file.js";
 
 const FORMATS = ["text", "json", "github", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
@@ -56,6 +57,10 @@ export function registerValidate(program: Command): void {
       "manifest files or directories (default: the directory holding phctl.yaml: this one, one above, or one below)",
     )
     .option("--format <format>", `output: ${FORMATS.join(", ")}`, "text")
+    .option(
+      "--codeowners <file>",
+      "also check that FILE is the CODEOWNERS phctl owners writes (default: phctl.yaml's owners.file)",
+    )
     .addHelpText(
       "after",
       `
@@ -64,10 +69,11 @@ Examples:
   phctl validate examples/             # a directory: *.yaml / *.yml, phctl.yaml at its root
   phctl validate projects/tfa.yaml --format json   # {diagnostics, violations, summary} for CI
   phctl validate --format sarif > phctl.sarif      # GitHub code scanning (upload-sarif)
+  phctl validate --codeowners .github/CODEOWNERS   # and the committed CODEOWNERS is current
 
 Policies (kind: Policy) are checked too: a denied object exits 1, a warning only prints.`,
     )
-    .action(async (paths: string[], o: { format: string }) => {
+    .action(async (paths: string[], o: { format: string; codeowners?: string }) => {
       if (!(FORMATS as readonly string[]).includes(o.format))
         throw userError(
           "BAD_FLAG",
@@ -83,13 +89,32 @@ Policies (kind: Policy) are checked too: a denied object exits 1, a warning only
       const { files } = loaded;
       // The API profile phctl.yaml names is checked too: plan would stop on it.
       const profile = loaded.config ? apiProfileOf(loaded.config) : undefined;
-      const diagnostics = profile
-        ? sortDiagnostics([
-            ...loaded.diagnostics,
-            ...(await import("../api/profile-load.js")).apiProfileDiagnostics(profile),
-          ])
-        : loaded.diagnostics;
-      const summary = summarize(diagnostics, files.length + (profile ? 1 : 0));
+      // The committed CODEOWNERS, when named: stale is an error at its first differing line.
+      const codeowners = loaded.state
+        ? (o.codeowners ?? configuredCodeowners(loaded.state))
+        : undefined;
+      const stale =
+        codeowners !== undefined && loaded.state
+          ? codeownersDiagnostic(
+              ownerIndexOf(loaded, loaded.state, paths),
+              loaded.state.config.owners?.format ?? "github",
+              codeowners,
+            )
+          : undefined;
+      const diagnostics =
+        profile || stale
+          ? sortDiagnostics([
+              ...loaded.diagnostics,
+              ...(profile
+                ? (await import("../api/profile-load.js")).apiProfileDiagnostics(profile)
+                : []),
+              ...(stale ? [stale] : []),
+            ])
+          : loaded.diagnostics;
+      const summary = summarize(
+        diagnostics,
+        files.length + (profile ? 1 : 0) + (codeowners !== undefined ? 1 : 0),
+      );
       const violations = loaded.violations ?? [];
       const policy = summarizeViolations(violations);
       if (files.length === 0)

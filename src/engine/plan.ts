@@ -302,6 +302,29 @@ export const PlanManifests = Type.Object(
 );
 export type PlanManifests = Static<typeof PlanManifests>;
 
+/**
+ * With `plan --base`: an object the change touches and whose approval it needs — the owners
+ * of the files its changes are written in, by the base config (the target branch's
+ * CODEOWNERS). src/owners makes them.
+ */
+export const OwnerApproval = Type.Object(
+  {
+    key: Type.String({
+      description: "the top-level object: project/SLUG, user/NAME, team/NAME, organization/NAME",
+    }),
+    files: Type.Array(Type.String(), {
+      description: "the files its changes are written in (the entries' sources)",
+    }),
+    users: Type.Array(Type.String(), { description: "usernames of the owners" }),
+    teams: Type.Array(Type.String(), { description: "teams of the owners" }),
+    handles: Type.Array(Type.String(), {
+      description: "the owners' handles on the code-review platform (phctl.yaml owners.handles)",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OwnerApproval = Static<typeof OwnerApproval>;
+
 /** `plan --base`: the last commit an apply carried out, as far as the plan knows it. */
 export const AppliedInfo = Type.Object(
   {
@@ -363,6 +386,8 @@ export const Plan = Type.Object(
     policyChanges: Type.Optional(Type.Array(PolicyImpact)),
     /** With `plan --base`: what is known of the last commit an apply carried out. */
     applied: Type.Optional(AppliedInfo),
+    /** With `plan --base`: the owners whose approval each touched object needs. */
+    owners: Type.Optional(Type.Array(OwnerApproval)),
     /**
      * A scoped plan (`--base` without `--full`, or `--target`): the keys of the top-level
      * objects (users, teams, organizations, projects) read and diffed; nothing else was.

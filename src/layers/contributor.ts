@@ -5,6 +5,7 @@
  */
 import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Selector } from "../manifest/schema/selector.js";
+import type { OwnerList } from "../manifest/types.js";
 import { accessLevelForm } from "./shape.js";
 
 /** A Defaults document, ready to merge. */
@@ -17,6 +18,8 @@ export interface Layer {
   /** Position among all layers sorted by file and line: a stable order, never a winner. */
   order: number;
   description?: string;
+  /** A Project layer's `spec.owners` (src/owners adds them to the selected projects'). */
+  owners?: OwnerList;
 }
 
 export interface Contributor {

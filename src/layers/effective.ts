@@ -10,6 +10,7 @@
  */
 import type { ValidDoc } from "../manifest/check.js";
 import { makeDiagnostic } from "../manifest/diagnostics.js";
+import { ownerList } from "../manifest/owner-list.js";
 import { schemaDiagnostics } from "../manifest/schema-errors.js";
 import type { Diagnostic, LayerSummary, ManifestConfig } from "../manifest/types.js";
 import { validateAgainst } from "../manifest/validator.js";
@@ -65,6 +66,7 @@ function targetOf(d: ValidDoc, config: ManifestConfig): SelectTarget {
 function layerOf(d: ValidDoc<"Defaults">, order: number): Layer {
   const s = d.value.spec;
   return {
+    ...(s.owners !== undefined ? { owners: ownerList(s.owners) } : {}),
     name: d.name,
     priority: s.priority ?? 0,
     select: s.select,
@@ -256,6 +258,7 @@ export function applyLayers(
       select: l.select,
       ...(l.description !== undefined ? { description: l.description } : {}),
       values: l.values,
+      ...(l.owners ? { owners: l.owners } : {}),
       selected: keys,
       ...(l.select.kind === "Repository" ? { projects: repoProjects.get(l)?.size ?? 0 } : {}),
     };

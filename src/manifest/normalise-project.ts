@@ -6,6 +6,7 @@ import * as K from "./keys.js";
 import { byKey, isProtected, sortedSet, type References, type SourceMap } from "./collect.js";
 import type { FieldPath } from "./positions.js";
 import type { RepositoryIndex } from "./resolve.js";
+import { ownerList } from "./owner-list.js";
 import { DEFAULTS } from "./schema/common.js";
 import type {
   AccessList,
@@ -215,6 +216,8 @@ export function normaliseProject(
   if (organization !== undefined) project.organization = organization;
   if (s.restrictionLevel !== undefined) project.restrictionLevel = s.restrictionLevel;
   if (s.eccn !== undefined) project.eccn = s.eccn;
+  const owners = d.value.metadata.owners;
+  if (owners !== undefined) project.owners = ownerList(owners);
   const git = normaliseGit(d, ctx);
   if (git) project.git = git;
   return project;

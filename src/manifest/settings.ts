@@ -2,7 +2,8 @@
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DEFAULTS } from "./schema/common.js";
 import type { ConfigDocument } from "./schema/config.js";
-import type { ManifestConfig, Source } from "./types.js";
+import { ownerList } from "./owner-list.js";
+import type { ManifestConfig, OwnersSettings, Source } from "./types.js";
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
@@ -42,8 +43,25 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
   if (d.caFile !== undefined) config.caFile = d.caFile;
   if (d.apiProfile !== undefined) config.apiProfile = d.apiProfile;
   if (d.maxRps !== undefined) config.maxRps = d.maxRps;
+  if (d.owners !== undefined) config.owners = ownersSettings(d.owners);
   if (source) config.source = source;
   return config;
+}
+
+/** phctl.yaml's `owners:` with defaults filled. */
+function ownersSettings(o: NonNullable<ConfigDocument["owners"]>): OwnersSettings {
+  const h = o.handles ?? {};
+  return {
+    default: ownerList(o.platform),
+    folders: (o.folders ?? []).map((f) => ({ path: f.path, ...ownerList(f) })),
+    ...(o.file !== undefined ? { file: o.file } : {}),
+    format: o.format ?? "github",
+    handles: {
+      ...(h.group !== undefined ? { group: h.group } : {}),
+      users: { ...h.users },
+      teams: { ...h.teams },
+    },
+  };
 }
 
 /** phctl.yaml's `caFile:` as a path (it is relative to phctl.yaml's directory), if set. */

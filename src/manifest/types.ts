@@ -88,8 +88,38 @@ export interface ManifestConfig {
   prune: PruneSettings;
   /** Keys or globs of live objects to leave alone, sorted. */
   ignore: string[];
+  /** phctl.yaml's `owners:` (src/owners reads it), when written. */
+  owners?: OwnersSettings;
   /** phctl.yaml, when one was read. */
   source?: Source;
+}
+
+/** Users and teams who own something; both sorted, without repeats. */
+export interface OwnerList {
+  users: string[];
+  teams: string[];
+}
+
+/** A folder of the config and its owners (phctl.yaml `owners.folders`). */
+export interface FolderOwners extends OwnerList {
+  /** As written: relative to phctl.yaml's directory, `*` and `**` globs, ending in `/`. */
+  path: string;
+}
+
+/** phctl.yaml's `owners:`, normalised. */
+export interface OwnersSettings {
+  /** `owners.platform`: owners of phctl.yaml, layers, policies and every file nobody else owns. */
+  default: OwnerList;
+  folders: FolderOwners[];
+  /** The committed CODEOWNERS file as written (relative to phctl.yaml's directory). */
+  file?: string;
+  format: "github" | "gitlab";
+  handles: {
+    /** GitHub organization or GitLab group path of the teams. */
+    group?: string;
+    users: Record<string, string>;
+    teams: Record<string, string>;
+  };
 }
 
 export interface PruneSettings {
@@ -174,6 +204,8 @@ export interface ProjectState extends Declared {
   /** SPDX ids, sorted; existence is checked at plan time. */
   licenses: string[];
   access: ProjectAccess;
+  /** metadata.owners, when written (src/owners adds the layers' and defaults to the admins). */
+  owners?: OwnerList;
   /** Absent when the manifest has no `git` section: the project's git group is not managed. */
   git?: GitState;
   artifacts: { repositories: ArtifactRepoState[] };
@@ -299,6 +331,8 @@ export interface LayerSummary {
   description?: string;
   /** Its values (a change to a layer is a change to them, its selector or its priority). */
   values: Record<string, unknown>;
+  /** A Project layer's `spec.owners`: added to the owners of the projects it selects. */
+  owners?: OwnerList;
   /** Keys of the objects it selected: projects, users or teams; for a Repository layer, repositories. */
   selected: string[];
   /** A Repository layer: the projects of the repositories it selected. */

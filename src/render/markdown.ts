@@ -4,7 +4,8 @@
  * the change adds or extends, the apply outcome, the destructive block, the policy
  * violations, the summary table (counts per project, kind and action), the summary of
  * identical changes (an organization-wide change in a line), the Defaults layers
- * involved with what each selects (the blast radius), warnings, the
+ * involved with what each selects (the blast radius), the owners to approve (`plan --base`),
+ * warnings, the
  * changes to apply (split into this pull request and drift already present with
  * `plan --base`), tickets and blocked entries, details collapsed per project, and a footer.
  * Every count says what it includes and adds up. It never exceeds `maxChars`: the verdict, counts and destructive block always
@@ -20,6 +21,7 @@ import { shorten } from "./markdown-escape.js";
 import { groupEntries } from "./markdown-groups.js";
 import { groupsPart } from "./markdown-change-groups.js";
 import { layersPart } from "./markdown-layers.js";
+import { ownersPart } from "./markdown-owners.js";
 import { sectionsPart, ticketsPart, warningsPart, type Part } from "./markdown-lists.js";
 import { exceptionsPart, policyChangesPart, policyPart } from "./markdown-policy.js";
 import { countsTable, footerLine, verdictLine, type MarkdownMode } from "./markdown-summary.js";
@@ -77,6 +79,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
     [policyChangesPart(plan, artifact, opts.request), 1],
     [groupsPart(plan, artifact), 6],
     [layersPart(plan, artifact), 1],
+    [ownersPart(plan, artifact), 1],
     [warningsPart(plan, artifact), 1],
     [sectionsPart(plan, artifact, opts.request), 1],
     [ticketsPart(plan, artifact), 2],
@@ -88,7 +91,7 @@ export function renderMarkdown(input: Plan, opts: MarkdownOptions = {}): string 
   const counts = countsTable(plan);
   const footer = footerLine(plan, opts.footer);
   // Every part may cost a gap; the final newline is one more character.
-  const gaps = GAP.length * 14 + 1;
+  const gaps = GAP.length * 15 + 1;
   const mins = shared.reduce((a, [p]) => a + p.min, 0) + destructiveMin(plan, artifact);
   const fixed = marker.length + verdict.length + counts.length + footer.length + gaps;
   const outcome = opts.outcome

@@ -1,6 +1,7 @@
 /** Schema of `phctl.yaml`, the optional settings file at the root of a config repository. */
 import { Type, type Static } from "@sinclair/typebox";
 import { about, DEFAULTS, OrganizationName, Patterns, Strict } from "./common.js";
+import { OwnersSettingsSchema } from "./owners.js";
 
 /** The words of every duration: the same as the CLI's duration flags (src/cli/flags.ts). */
 const DURATION = "a duration such as 90s, 2m or 1h30m";
@@ -145,6 +146,7 @@ export const ConfigDocument = Strict(
         ),
       ),
     ),
+    owners: Type.Optional(OwnersSettingsSchema),
     ignore: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), {
         ...about(

@@ -7,6 +7,7 @@
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { about, Strict } from "./keywords.js";
 import { DocumentSchema, Metadata } from "./document.js";
+import { OwnersSchema, type OwnersInput } from "./owners.js";
 import { ProjectSpec } from "./project.js";
 import { RepositorySpec } from "./repository.js";
 import { SELECT_KINDS, SelectorSchema, type SelectKind } from "./selector.js";
@@ -53,6 +54,12 @@ const common = {
   ),
   select: SelectorSchema,
 };
+/** A Project layer's owners: added to the owners of every project it selects. */
+const LayerOwners = Type.Optional(
+  OwnersSchema(
+    "Owners added to every selected project's (its own metadata.owners, and those of other layers): a project given owners no longer defaults to its admins.",
+  ),
+);
 const VALUES_ABOUT =
   "merged under each selected object's own manifest: scalars override, mappings merge, keyed lists merge by key, other lists replace";
 
@@ -64,6 +71,7 @@ const specOf = (k: SelectKind) =>
   Strict(
     {
       ...common,
+      ...(k === "Project" ? { owners: LayerOwners } : {}),
       values: {
         ...VALUES[k],
         title: "values",
@@ -75,6 +83,7 @@ const specOf = (k: SelectKind) =>
 
 export const DefaultsSpec = Type.Unsafe<{
   priority?: number;
+  owners?: OwnersInput;
   description?: string;
   select: Static<typeof SelectorSchema>;
   values: Record<string, unknown>;
@@ -82,6 +91,7 @@ export const DefaultsSpec = Type.Unsafe<{
   ...Strict(
     {
       ...common,
+      owners: LayerOwners,
       values: Type.Unsafe<Record<string, unknown>>(
         about(`The values every selected object gets, ${VALUES_ABOUT}.`, {
           enableForking: false,

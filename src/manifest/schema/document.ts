@@ -1,5 +1,5 @@
 /** The parts every manifest document has: apiVersion, kind, metadata (name, annotations). */
-import { Type, type TSchema, type TString } from "@sinclair/typebox";
+import { Type, type TProperties, type TSchema, type TString } from "@sinclair/typebox";
 import { API_VERSION } from "./common.js";
 import { about, Strict } from "./keywords.js";
 import { LabelsSchema } from "./selector.js";
@@ -24,8 +24,16 @@ const AnnotationsSchema = Type.Object(
   },
 );
 
-/** The metadata block: the name (`name` gives its pattern and messages) and annotations. */
-export function Metadata(name: TString, description: string, example: string) {
+/**
+ * The metadata block: the name (`name` gives its pattern and messages), labels, annotations,
+ * and what one kind adds (`extra`: a Project's owners).
+ */
+export function Metadata<E extends TProperties = Record<never, TSchema>>(
+  name: TString,
+  description: string,
+  example: string,
+  extra: E = {} as E,
+) {
   return Strict(
     {
       name: Type.String({ ...name, ...about(description, example) }),
@@ -38,6 +46,7 @@ export function Metadata(name: TString, description: string, example: string) {
           { "owner.example.org/team": "firmware" },
         ),
       }),
+      ...extra,
     },
     about("Identity of the object: its name, and optional annotations.", { name: example }),
   );

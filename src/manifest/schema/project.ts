@@ -20,6 +20,7 @@ import {
 } from "./common.js";
 import { DocumentSchema, Metadata } from "./document.js";
 import { inherit, orRemove } from "./layering.js";
+import { OwnersSchema } from "./owners.js";
 import { GitSpec } from "./git.js";
 
 export { AccessSpec, type AccessLevelInput } from "./access.js";
@@ -175,6 +176,13 @@ export const ProjectDocument = DocumentSchema(
     }),
     "The project slug; fixed at creation.",
     "trusted-firmware-a",
+    {
+      owners: Type.Optional(
+        OwnersSchema(
+          "Who must approve changes to the project's manifest (CODEOWNERS, the pull-request plan); default: its admins.",
+        ),
+      ),
+    },
   ),
   ProjectSpec,
   "a project, its access levels, git group, repositories, mirrors and artifact repositories",
