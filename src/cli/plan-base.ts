@@ -35,9 +35,9 @@ import { escapeHiddenLines } from "../visible.js";
 import { appliedRecordFileOf, readAppliedRecord } from "./applied-record.js";
 import { journalFileOf } from "./run-journal.js";
 import { exceptionChanges } from "../engine/policy-exceptions.js";
-import { configRootOf, planPoliciesOf } from "./plan-policies.js";
+import { planPoliciesOf } from "./plan-policies.js";
 import { approvalsFor } from "../owners/index.js";
-import { ownerIndexOf } from "./owners-file.js";
+import { configRootOf, ownerIndexOf } from "./owners-file.js";
 
 export interface BaseOptions {
   /** The base checkout's config directory. */
@@ -126,13 +126,12 @@ export async function makeBasePlan(
 ): Promise<PlanRun> {
   const loaded = await loadHeadAndBase(paths, o.base, process.cwd(), o.applied);
   const { state, diagnostics, files, policies: headPolicies } = checkLoaded(loaded.head, paths);
+  const baseState = checkBase(loaded.base, o.base);
   // A removal is located in the base: restrictions read its file relative to the base's root.
-  const baseRoot = configRootOf(loaded.base, [o.base]);
   const policies = {
     ...headPolicies,
-    roots: [...(headPolicies.roots ?? []), ...(baseRoot !== undefined ? [baseRoot] : [])],
+    roots: [...(headPolicies.roots ?? []), configRootOf(baseState, [o.base])],
   };
-  const baseState = checkBase(loaded.base, o.base);
   const note = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(s)}\n`);
   const applied = appliedState(loaded.applied, o.applied);
   if (applied.info && o.applied !== undefined) note(applied.info.note);

@@ -26,7 +26,8 @@ import { serviceOf } from "../manifest/settings.js";
 import { describeManifests, entriesDigest } from "./plan-identity.js";
 import { factsOf, journalFileOf, journalOf } from "./run-journal.js";
 import type { PlanPolicies } from "../engine/policy-check.js";
-import { configRootOf, planPoliciesOf } from "./plan-policies.js";
+import { planPoliciesOf } from "./plan-policies.js";
+import { configRootOf } from "./owners-file.js";
 
 export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -71,7 +72,7 @@ export function checkLoaded(loaded: LoadResult, paths: readonly string[]): Loade
     );
   }
   const side = { state, layers: loaded.layers, policies: loaded.policies };
-  const policies = planPoliciesOf(loaded, undefined, configRootOf(loaded, paths));
+  const policies = planPoliciesOf(loaded, undefined, configRootOf(state, paths));
   return { state, diagnostics, files, policies, side };
 }
 

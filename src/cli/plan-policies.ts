@@ -10,23 +10,6 @@ import type { LoadResult } from "../pipeline/types.js";
 import { policyNow } from "../policy/load-pass.js";
 import { hasRatchet } from "../policy/ratchet.js";
 import { usersOf } from "../policy/index.js";
-import { dirname } from "node:path";
-import { statSync } from "node:fs";
-
-/**
- * The config's root as its sources name it: phctl.yaml's directory, else the one directory
- * given; `undefined` when neither tells (several paths, no phctl.yaml).
- */
-export function configRootOf(loaded: LoadResult, paths: readonly string[]): string | undefined {
-  const config = loaded.config?.source?.file;
-  if (config !== undefined) return dirname(config);
-  if (paths.length !== 1) return undefined;
-  try {
-    return statSync(paths[0]).isDirectory() ? paths[0] : dirname(paths[0]);
-  } catch {
-    return undefined;
-  }
-}
 
 export function planPoliciesOf(
   loaded: LoadResult,
