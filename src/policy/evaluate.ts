@@ -3,6 +3,7 @@
  * over plan entries (plan, apply, drift), live rules over live objects (drift). Each is a
  * pure function of its inputs and `now` (for exceptions); none prints.
  */
+import { todayOf } from "../expiry/date.js";
 import {
   describeSelector,
   selects,
@@ -123,6 +124,8 @@ export function evaluateObjects(
     return m;
   });
   const userCount = targets.User.length;
+  // Today for rules on grants that expire: the `now` of exceptions, as a date (UTC).
+  const today = todayOf(now);
   const chosen = new Map<string, string[]>();
   for (const policy of policies) {
     if (policy.scope === "live") continue;
@@ -137,7 +140,12 @@ export function evaluateObjects(
       selected.add(topKeyOf(t.key));
       keys?.push(t.key);
       if (policy.scope !== "object") continue;
-      const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
+      const vars = memo(() => ({
+        object: t.object(),
+        users: users(),
+        params: paramsOf(policy),
+        today,
+      }));
       const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }
