@@ -144,6 +144,16 @@ describe("plan, drift and apply: a grant expiring yesterday is removed", () => {
     );
   });
 
+  it("drift --adopt does not grant it again: it lists it as not adopted", async () => {
+    const before = readFileSync(join(dir, "projects/ci-tools.yaml"), "utf8");
+    const r = await phctl(["drift", ".", "--adopt"], { ...env, PHCTL_NOW: "2026-06-11" }, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "expired on 2026-06-10 (projects/ci-tools.yaml:15): apply removes it; to keep it, write a later expires",
+    );
+    expect(readFileSync(join(dir, "projects/ci-tools.yaml"), "utf8")).toBe(before);
+  });
+
   it("plan removes it at the grant's line; apply removes it; then plan is empty", async () => {
     const day = { ...env, PHCTL_NOW: "2026-06-11" };
     const plan = await phctl(["plan", "."], day, dir);
