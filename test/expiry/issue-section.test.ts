@@ -71,9 +71,7 @@ describe("the drift issue lists access that expires", () => {
         "- asmith on the admins of project ci-tools: expires on 2026-06-20 (`projects/ci-tools.yaml:13`)",
       ].join("\n"),
     );
-  });
-
-  it("has no such section when nothing expires", () => {
+    // Nothing that expires: no section.
     expect(body(undefined)).not.toContain("Access that expires");
   });
 });
