@@ -121,6 +121,14 @@ export function adopt(input: AdoptInput): AdoptResult {
       skip(`its live value holds ${credential}: remove it from the service, then adopt`);
       continue;
     }
+    const ended = input.state.expiries?.get(e.key);
+    if (ended?.expired) {
+      // Not drift to keep: the manifest ends it (`expires:`); adopting would grant it again.
+      skip(
+        `expired on ${ended.expires} (${ended.source.file}:${ended.source.line}): apply removes it; to keep it, write a later expires`,
+      );
+      continue;
+    }
     fileOf.set(e, t.file);
     if (changed.has(t.file) || failed.has(t.file) || t.removed(doc)) continue;
     if (GIT_KINDS.has(e.kind) && gitGone.has(doc)) continue;

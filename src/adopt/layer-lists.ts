@@ -10,7 +10,7 @@
  */
 import type { PlanEntry } from "../engine/plan.js";
 import type { LayerSummary } from "../layers/effective.js";
-import { listRule, tombstoneKey } from "../layers/shape.js";
+import { listRule, setKey, tombstoneKey } from "../layers/shape.js";
 import type { FieldPath } from "../manifest/positions.js";
 import { REMOVE } from "../manifest/schema/layering.js";
 import type { LoadResult } from "../pipeline/types.js";
@@ -63,7 +63,7 @@ function keyOf(place: ListPlace): (item: unknown) => string | undefined {
   const rule = listRule(kind, place.path.join("."));
   return (item) => {
     if (tombstoneKey(item) !== undefined) return undefined;
-    if (rule.merge === "set") return String(item);
+    if (rule.merge === "set") return setKey(item);
     return rule.merge === "keyed" ? rule.key(item as Record<string, unknown>, name) : undefined;
   };
 }

@@ -9,6 +9,7 @@
  */
 import type { Plan } from "../engine/plan.js";
 import { DEFAULT_KEY } from "./options.js";
+import { expirySection } from "./expiry-section.js";
 import { shortDigest } from "../engine/reviewed.js";
 import { renderMarkdown } from "../render/markdown.js";
 import { codeSpan, linkTarget, mdText, shorten } from "../render/markdown-escape.js";
@@ -97,12 +98,14 @@ export function issueBody(i: BodyInput): string {
   const since =
     i.meta.since !== i.plan.createdAt ? `; drifting since ${utcMinute(i.meta.since)}` : "";
   const n = plural(i.counts.total, "difference");
+  const expiring = expirySection(i.plan.expiring);
   const intro = [
     driftMarker(i.key),
     metaLine(i.meta),
     `**Drift detected** in ${i.key === DEFAULT_KEY ? mdText(scopeName(i.key, i.plan.organization)) : codeSpan(i.key)} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
     "",
     `To keep the live values, change the manifests in a pull request. To restore the manifests' values, review a saved plan and apply exactly it: ${codeSpan(`${planCommand(i.applyCommand)} --out drift-plan.json`)}, then ${codeSpan("phctl apply drift-plan.json")} (refused if live state moved since). phctl updates this issue on every drift run and closes it once live state is in sync.`,
+    ...(expiring ? ["", expiring] : []),
   ].join("\n");
   return renderMarkdown(i.plan, {
     maxChars: i.maxChars,

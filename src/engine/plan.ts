@@ -132,6 +132,44 @@ export const LayerImpact = Type.Object(
 );
 export type LayerImpact = Static<typeof LayerImpact>;
 
+/** A grant written with `expires:` that has ended or ends soon (README "Access that expires"). */
+export const ExpiringGrant = Type.Object(
+  {
+    key: Type.String({
+      description: "the key of what it grants (an access entry, a membership, …)",
+    }),
+    kind: StringEnum([
+      "ProjectAccess",
+      "ProjectTeamAccess",
+      "TeamMember",
+      "UserService",
+      "User",
+    ] as const),
+    what: Type.String({ description: "who has what, in words" }),
+    expires: Type.String({ description: "YYYY-MM-DD: the last day it counts (UTC)" }),
+    status: StringEnum(["expired", "expiring"] as const, {
+      description:
+        "expired: it counts as absent and the plan removes it (due for removal until applied); expiring: it ends within phctl.yaml's expiry.warnDays",
+    }),
+    daysLeft: Type.Integer({ description: "days from today to the last day; negative: ended" }),
+    source: Type.Object(SourceRef.properties, {
+      additionalProperties: false,
+      description: "the line of its expires",
+    }),
+    viaUser: Type.Optional(
+      Type.String({ description: "it ends with this user's own expires (the user's key)" }),
+    ),
+    due: Type.Optional(
+      Type.Boolean({
+        description:
+          "expired: true while it is still live (this plan removes or deactivates it), false once gone (only the manifest entry is left)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExpiringGrantEntry = Static<typeof ExpiringGrant>;
+
 /** With `plan --base`: a Policy document the change adds, removes or alters, and its reach. */
 export const PolicyImpact = Type.Object(
   {
@@ -388,6 +426,11 @@ export const Plan = Type.Object(
     applied: Type.Optional(AppliedInfo),
     /** With `plan --base`: the owners whose approval each touched object needs. */
     owners: Type.Optional(Type.Array(OwnerApproval)),
+    /**
+     * Grants written with `expires:` that have ended (the plan removes them) or end within
+     * phctl.yaml's `expiry.warnDays` (default 14), by date; of a scoped plan, those in scope.
+     */
+    expiring: Type.Optional(Type.Array(ExpiringGrant)),
     /**
      * A scoped plan (`--base` without `--full`, or `--target`): the keys of the top-level
      * objects (users, teams, organizations, projects) read and diffed; nothing else was.

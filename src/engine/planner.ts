@@ -6,7 +6,7 @@
  * fingerprints a saved plan carries.
  */
 import { createHash } from "node:crypto";
-import type { DesiredState } from "../manifest/types.js";
+import type { DesiredState, GrantExpiry } from "../manifest/types.js";
 import type { DiffContext, LiveObject, ResourceKind } from "../kinds/kind.js";
 import { layerHolding } from "./change-sources.js";
 import { deleteEntry, diffObject } from "./diff.js";
@@ -63,6 +63,13 @@ export function fingerprint(l: LiveObject): string {
     .slice(0, 16);
 }
 
+/** Why an expired grant is removed: its date, and whose `expires` it was when the user's. */
+function expiredReason(g: GrantExpiry): string {
+  return g.viaUser === undefined
+    ? `expired on ${g.expires}`
+    : `expired on ${g.expires} (the expires of ${g.viaUser})`;
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const { state, kinds, ctx } = input;
   const ignore = state.config.ignore.map(globToRegExp);
@@ -91,6 +98,9 @@ export function buildPlan(input: PlanInput): Plan {
       const l = live.get(d.key);
       const found = diffObject(kind, d, l, ctx, live);
       if (found.length > 0 && l) fingerprints[d.key] = fingerprint(l);
+      const ended = state.expiries?.get(d.key);
+      if (ended?.expired)
+        for (const e of found) e.reason = `expired on ${ended.expires}: ${e.reason}`;
       entries.push(...found);
     }
     for (const l of live.values()) {
@@ -109,13 +119,17 @@ export function buildPlan(input: PlanInput): Plan {
         case "authoritative": {
           const parent = own.parentKey(l.key);
           if (!declared.has(parent)) break;
+          // A grant written with `expires:` whose last day has passed counts as absent.
+          const ended = state.expiries?.get(l.key);
           entries.push(
-            deleteEntry(
-              kind,
-              l,
-              `not listed in ${parent}, whose list is authoritative`,
-              removalSourceOf(state, parent),
-            ),
+            ended?.expired
+              ? deleteEntry(kind, l, expiredReason(ended), ended.source)
+              : deleteEntry(
+                  kind,
+                  l,
+                  `not listed in ${parent}, whose list is authoritative`,
+                  removalSourceOf(state, parent),
+                ),
           );
           fingerprints[l.key] = fingerprint(l);
           break;

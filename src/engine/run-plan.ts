@@ -27,6 +27,8 @@ import { pulledKeys, readKeys, targetScope } from "./scope-read.js";
 import { welcomeWarnings } from "../kinds/welcome.js";
 import { planViolations, type PlanPolicies } from "./policy-check.js";
 import { VERSION } from "../version.js";
+import { expiringOf } from "../expiry/index.js";
+import { topKeyOf } from "../manifest/keys.js";
 
 export interface RunPlanOptions {
   api: ApiClient;
@@ -190,6 +192,12 @@ export async function runPlanWithLive(o: RunPlanOptions): Promise<PlanResult> {
     // The layers that decide a changed field, with what each selects (the blast radius).
     const layers = decidingLayers(plan.entries, state.layers);
     if (layers.length > 0) plan.layers = layers;
+    const expiring = expiringOf(state, (k) => !scope || scope.has(topKeyOf(k)));
+    if (expiring.length > 0) {
+      const planned = new Set(plan.entries.map((e) => e.key));
+      for (const g of expiring) if (g.status === "expired") g.due = planned.has(g.key);
+      plan.expiring = expiring;
+    }
     plan.phctlVersion = VERSION;
     plan.stats = {
       objectsRead: rc.objects,

@@ -11,7 +11,7 @@ import { OWN_PRIORITY, type Contributor } from "./contributor.js";
 import type { LayeredObject, LayerSummary } from "./effective.js";
 import { mergeNode, type TraceEntry } from "./merge.js";
 import { describeSelector } from "./selector.js";
-import { listRule } from "./shape.js";
+import { listRule, setKey } from "./shape.js";
 
 /** What a plan key names: an object, and the place of the key's part in its document. */
 export interface ExplainTarget {
@@ -140,7 +140,7 @@ export function valueAt(
       node = node.find((x) =>
         rule.merge === "keyed"
           ? rule.key(x as Record<string, unknown>, slug) === s.key
-          : String(x) === s.key,
+          : setKey(x) === s.key,
       );
     }
     if (node === undefined) return undefined;

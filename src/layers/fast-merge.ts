@@ -12,7 +12,7 @@ import equal from "fast-deep-equal";
 import { byPrecedence, isMap, type Contributor } from "./contributor.js";
 import { clone } from "./merge.js";
 import type { Place } from "./place.js";
-import type { ListRule } from "./shape.js";
+import { setItem, setKey, type ListRule } from "./shape.js";
 
 /** Thrown where the fast merge would have to report a problem: run mergeNode instead. */
 export const BAIL = new Error("the fast merge gives up here: run mergeNode");
@@ -148,7 +148,7 @@ function fastList(
     const here = new Map<string, number>();
     for (const item of list as unknown[]) {
       const key =
-        rule.merge === "set" ? String(item) : rule.key(item as Record<string, unknown>, ctx.name);
+        rule.merge === "set" ? setKey(item) : rule.key(item as Record<string, unknown>, ctx.name);
       const n = here.get(key) ?? 0;
       here.set(key, n + 1);
       const id = n === 0 ? key : `${key}\u0000${n}`;
@@ -169,7 +169,7 @@ function fastList(
   for (let i = 0; i < ordered.length; i++) {
     const e = ordered[i];
     if (rule.merge === "set") {
-      out[i] = e.key;
+      out[i] = setItem(e.key, e.vs[0]);
       continue;
     }
     const reach = reachable ? ctx.repositoryLayers!(e.key) : [];

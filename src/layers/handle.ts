@@ -9,7 +9,7 @@ import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Source } from "../manifest/types.js";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
 import { specPlace } from "./place.js";
-import { tombstoneKey, type ListRule } from "./shape.js";
+import { setKey, tombstoneKey, type ListRule } from "./shape.js";
 
 /** Who decides a place of an effective object: the winning contributor, where it says it. */
 export interface Winner {
@@ -139,7 +139,7 @@ export class LayeredHandle implements DocHandle {
         if (rule.merge === "replace") break;
         const item = node[seg];
         const keyOf = (x: unknown) =>
-          rule.merge === "set" ? String(x) : rule.key(x as Record<string, unknown>, this.name);
+          rule.merge === "set" ? setKey(x) : rule.key(x as Record<string, unknown>, this.name);
         const key = keyOf(item);
         const next: Contributor[] = [];
         for (const c of cs) {

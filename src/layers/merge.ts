@@ -10,7 +10,15 @@
  */
 import equal from "fast-deep-equal";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
-import { accessLevelForm, listRule, tombstoneKey, usesLayerWords, type ListRule } from "./shape.js";
+import {
+  accessLevelForm,
+  listRule,
+  setItem,
+  setKey,
+  tombstoneKey,
+  usesLayerWords,
+  type ListRule,
+} from "./shape.js";
 
 export type MergeProblem =
   | {
@@ -198,7 +206,7 @@ function mergeList(
   floor: Floor | undefined,
 ): unknown[] {
   const keyOf = (item: unknown) =>
-    rule.merge === "set" ? String(item) : rule.key(item as Record<string, unknown>, ctx.name);
+    rule.merge === "set" ? setKey(item) : rule.key(item as Record<string, unknown>, ctx.name);
   const lists = defined.filter((c) => Array.isArray(c.value));
   const tombs: Tomb[] = [];
   lists.forEach((c) => {
@@ -271,7 +279,7 @@ function mergeList(
     const path = `${shown}[${e.key}]`;
     if (rule.merge === "set") {
       ctx.trace?.push({ path, value: e.key, chain: e.contributors });
-      out.push(e.key);
+      out.push(setItem(e.key, e.contributors[0]?.value));
       continue;
     }
     // Repository layers, but none below an `inherit: false` above this entry.

@@ -4,6 +4,7 @@
  * are; a keyed list merges entry by entry (by its key) and a plain list is replaced whole.
  * README's "Defaults and layers" table says the same in words (test/layers holds them equal).
  */
+import { grantee } from "../manifest/schema/expires.js";
 import { REMOVE } from "../manifest/schema/layering.js";
 
 /** How a list merges: entries keyed by `key(item)`, or replaced whole. */
@@ -44,6 +45,16 @@ export function listRule(kind: string, at: string): ListRule {
     return { merge: "set", what: at.endsWith("users") ? "user" : "organization team" };
   return { merge: "replace" };
 }
+
+/**
+ * The key of a set list's item: the item, or the name its mapping grants to (`{ user: bob,
+ * expires: … }` is bob's entry, as `{ $remove: bob }` names bob).
+ */
+export const setKey = (item: unknown): string => grantee(item);
+
+/** A set list's entry in the merged list: the name, or the winner's mapping (with its `expires`). */
+export const setItem = (key: string, winner: unknown): unknown =>
+  winner !== null && typeof winner === "object" ? { ...winner } : key;
 
 /** A tombstone: `{ $remove: KEY }`. */
 export function tombstoneKey(item: unknown): string | undefined {

@@ -8,6 +8,7 @@ import type { FieldPath } from "./positions.js";
 import type { RepositoryIndex } from "./resolve.js";
 import { ownerList } from "./owner-list.js";
 import { DEFAULTS } from "./schema/common.js";
+import { grantee } from "./schema/expires.js";
 import type {
   AccessList,
   ArtifactRepoState,
@@ -45,20 +46,24 @@ function normaliseAccess(d: ProjectDoc, ctx: Context): ProjectAccess {
   for (const level of AccessLevels) {
     const input = d.value.spec.access?.[level];
     const short = Array.isArray(input);
-    const users = short ? input : (input?.users ?? []);
-    const teams = short ? [] : (input?.organizationTeams ?? []);
+    const userItems = short ? input : (input?.users ?? []);
+    const teamItems = short ? [] : (input?.organizationTeams ?? []);
     const base: FieldPath = ["spec", "access", level];
-    users.forEach((u, i) => {
+    const users = userItems.map((item, i) => {
+      const u = grantee(item);
       const at = d.handle.at(short ? [...base, i] : [...base, "users", i]);
       ctx.sources.set(K.accessUserKey(slug, level, u), at);
       ctx.users.add(u, at);
+      return u;
     });
-    teams.forEach((t, i) =>
+    const teams = teamItems.map((item, i) => {
+      const t = grantee(item);
       ctx.sources.set(
         K.accessTeamKey(slug, level, t),
         d.handle.at([...base, "organizationTeams", i]),
-      ),
-    );
+      );
+      return t;
+    });
     const list: AccessList = { users: sortedSet(users), organizationTeams: sortedSet(teams) };
     access[level] = list;
   }

@@ -7,6 +7,7 @@ import { UserServices, type UserService } from "../api/schemas.js";
 import type { ValidDoc } from "./check.js";
 import * as K from "./keys.js";
 import { normaliseProject } from "./normalise-project.js";
+import { grantee } from "./schema/expires.js";
 import { RepositoryIndex } from "./resolve.js";
 import {
   byKey,
@@ -97,11 +98,12 @@ function normaliseUser(d: ValidDoc<"User">, config: ManifestConfig, sources: Sou
 
 function normaliseTeam(d: ValidDoc<"Team">, sources: SourceMap, refs: References): TeamState {
   const s = d.value.spec ?? {};
-  const members = s.members ?? [];
-  members.forEach((m, i) => {
+  const members = (s.members ?? []).map((item, i) => {
+    const m = grantee(item);
     const at = d.handle.at(["spec", "members", i]);
     sources.set(K.teamMemberKey(d.name, m), at);
     refs.add(m, at);
+    return m;
   });
   return {
     key: K.teamKey(d.name),

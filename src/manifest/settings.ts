@@ -36,6 +36,7 @@ export function normaliseConfig(doc: ConfigDocument | undefined, source?: Source
       artifactRepositories: prune.artifactRepositories ?? DEFAULTS.config.prune,
     },
     ignore: [...new Set(d.ignore ?? [])].sort(),
+    expiry: { warnDays: d.expiry?.warnDays ?? DEFAULTS.config.expiryWarnDays },
   };
   if (d.organization !== undefined) config.organization = d.organization;
   if (d.apiUrl !== undefined) config.apiUrl = d.apiUrl;

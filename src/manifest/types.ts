@@ -90,6 +90,8 @@ export interface ManifestConfig {
   ignore: string[];
   /** phctl.yaml's `owners:` (src/owners reads it), when written. */
   owners?: OwnersSettings;
+  /** Access that expires: validate warns `warnDays` days before a grant's last day. */
+  expiry?: { warnDays: number };
   /** phctl.yaml, when one was read. */
   source?: Source;
 }
@@ -310,6 +312,32 @@ export interface DesiredState {
   layerSources?: (kind: string, key: string, field: string) => LayerSource | undefined;
   /** The Defaults layers of the config and what each selects (a plan's blast radius, the rails). */
   layers?: readonly LayerSummary[];
+  /**
+   * Every grant written with `expires:`, by the key of what it grants (an access entry, a team
+   * membership, a service account, a user). The lists above hold them all until src/expiry,
+   * knowing today, takes out the expired ones and marks them.
+   */
+  expiries?: Map<string, GrantExpiry>;
+}
+
+/** The kinds of what can expire (the plan's kinds of those keys). */
+export type GrantKind =
+  "ProjectAccess" | "ProjectTeamAccess" | "TeamMember" | "UserService" | "User";
+
+/** A grant with a last day: `expires: YYYY-MM-DD` (UTC) where it is written. */
+export interface GrantExpiry {
+  key: string;
+  kind: GrantKind;
+  /** The last day it counts. */
+  expires: string;
+  /** The line of the grant (the list item, the account, the user's `expires`). */
+  source: Source;
+  /** Set by src/expiry: today is after `expires`, so the grant counts as absent. */
+  expired?: boolean;
+  /** Set by src/expiry: days from today to `expires` (0: its last day; negative: ended). */
+  daysLeft?: number;
+  /** A grant that ends with its user's `expires` (the user key): that date, that line. */
+  viaUser?: string;
 }
 
 /** Where each key was declared (collect.ts DeclaredSources; a Map will do in tests). */

@@ -23,7 +23,8 @@ import { normalise } from "../manifest/normalise.js";
 import { runRules } from "../manifest/rules/index.js";
 import type { Diagnostic } from "../manifest/types.js";
 import { hasRatchet } from "../policy/ratchet.js";
-import { policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
+import { policyNow, policyPass, type PolicyPassOptions } from "../policy/load-pass.js";
+import { applyExpiry, expiryPass } from "../expiry/index.js";
 import { partialDiagnostics } from "./partial.js";
 import type { LoadResult } from "./types.js";
 
@@ -56,11 +57,17 @@ export function settleDocuments(
   const unread = unreadObjects(read.diagnostics);
   const layers = applyLayers(read.valid, read.config, unread);
   const collected: Collected = { ...read, valid: layers.docs };
+  // Today: read once here (PHCTL_NOW in tests), for exceptions and for grants that expire.
+  const now = o.policy?.now ?? policyNow();
+  const expiry = expiryPass(collected.valid, collected.config, now);
   // Policies: compile errors are diagnostics; violations stay apart (the plan is still made).
-  const policy = policyPass(collected.valid, collected.config, { ...o.policy, unread });
+  const policy = policyPass(collected.valid, collected.config, { ...o.policy, now, unread });
   const diagnostics = sortDiagnostics([
     ...collected.diagnostics,
-    ...attributeToLayers([...layers.diagnostics, ...runRules(ruleContext(collected))], layers),
+    ...attributeToLayers(
+      [...layers.diagnostics, ...runRules(ruleContext(collected)), ...expiry.diagnostics],
+      layers,
+    ),
     ...policy.diagnostics,
     ...partialDiagnostics(read, o.policy),
     ...(o.extra ?? []),
@@ -75,6 +82,7 @@ export function settleDocuments(
           !hasRatchet(policy.policies) &&
           !policy.policies.some((p) => p.scope === "change"),
       });
+  if (state) applyExpiry(state, expiry.grants, expiry.today);
   if (state && layers.layered.size > 0) state.layerSources = layerFieldSources(layers.layered);
   if (state && layers.layers.length > 0) state.layers = layers.layers;
   return {

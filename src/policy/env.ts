@@ -94,7 +94,7 @@ function baseEnv(scope: PolicyScope, kind: SelectKind): Environment {
   if (env) return env;
   env = new Environment(OPTIONS);
   const e = env;
-  const known = new Set<string>(["object", "users", "change", "params"]);
+  const known = new Set<string>(["object", "users", "change", "params", "today"]);
   names.set(e, known);
   const register = (name: string, fields: Record<string, string>) => {
     e.registerType(name, { fields });
@@ -104,6 +104,8 @@ function baseEnv(scope: PolicyScope, kind: SelectKind): Environment {
     e.registerVariable("object", celType(kindShapes()[kind], kind, register));
     const user = kind === "User" ? "User" : celType(kindShapes().User, "User", register);
     e.registerVariable("users", `map<string, ${user}>`);
+    // Today (UTC, YYYY-MM-DD), for grants that expire: `timestamp(today + "T00:00:00Z")`.
+    e.registerVariable("today", "string");
   } else if (scope === "change") {
     register("Change", CHANGE_FIELDS);
     e.registerVariable("change", "Change");
@@ -146,6 +148,7 @@ export function evaluationEnv(): Environment {
     .registerVariable("users", "dyn")
     .registerVariable("change", "dyn")
     .registerVariable("params", "dyn")
+    .registerVariable("today", "dyn")
     .registerFunction(`string.${RE2_FUNCTION}(string): bool`, (s: string, p: string) =>
       re2Matches(s, p),
     );

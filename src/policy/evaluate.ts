@@ -3,6 +3,7 @@
  * over plan entries (plan, apply, drift), live rules over live objects (drift). Each is a
  * pure function of its inputs and `now` (for exceptions); none prints.
  */
+import { todayOf } from "../expiry/date.js";
 import {
   describeSelector,
   selects,
@@ -133,6 +134,8 @@ export function evaluateObjects(
   const targets = policyTargets(docs, opts.organization);
   const users = memo(() => usersOfTargets(targets));
   const userCount = targets.User.length;
+  // Today for rules on grants that expire: the `now` of exceptions, as a date (UTC).
+  const today = todayOf(now);
   const chosen = new Map<string, string[]>();
   for (const policy of policies) {
     if (policy.scope === "live") continue;
@@ -147,7 +150,12 @@ export function evaluateObjects(
       selected.add(topKeyOf(t.key));
       keys?.push(t.key);
       if (policy.scope !== "object") continue;
-      const vars = memo(() => ({ object: t.object(), users: users(), params: paramsOf(policy) }));
+      const vars = memo(() => ({
+        object: t.object(),
+        users: users(),
+        params: paramsOf(policy),
+        today,
+      }));
       const sizes = memo(() => ({ list: largestList(t.object()), users: userCount }));
       check(policy, { ...t, kind: t.target.kind, vars }, now, sizes, violations);
     }

@@ -10,22 +10,16 @@ import type { PolicyDocument } from "../manifest/schema/policy.js";
 import type { Diagnostic, Source } from "../manifest/types.js";
 import { globMatch, type SelectKind } from "../layers/selector.js";
 import type { CompiledPolicy, PolicyExceptionInfo } from "./types.js";
+import { endOf } from "../expiry/date.js";
+
+/** The UTC midnight after the last day (src/expiry/date.ts: one reading of dates for both). */
+export { endOf };
 
 /** An exception that ends within this many days is a warning. */
 export const EXPIRY_WARNING_DAYS = 14;
 const DAY = 86_400_000;
 
 type WrittenException = NonNullable<PolicyDocument["spec"]["exceptions"]>[number];
-
-/** The UTC midnight after the last day, or undefined when the date does not exist (02-30). */
-export function endOf(expires: string): number | undefined {
-  const [y, m, d] = expires.split("-").map(Number);
-  const t = Date.UTC(y, m - 1, d);
-  const back = new Date(t);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d)
-    return undefined;
-  return t + DAY;
-}
 
 /** Whether the exception counts at `now`, and whether it ends soon. */
 export function exceptionStatus(expires: string, now: Date): PolicyExceptionInfo["status"] {

@@ -7,13 +7,15 @@
  * as their mapping (`admins: [a]` is `admins: {users: [a]}`), tombstones dropped, integers
  * as CEL ints. Scalars without a default and other mappings (`spec.git`, `commitBlocker`)
  * stay absent when not written: test them with `has()`. `inherit`, a word of layering, is
- * never part of the view.
+ * never part of the view. A grant written `{ user: bob, expires: D }` is `bob` in its list,
+ * and its date is in the mapping's `expires` map (`admins.expires["bob"] == D`).
  */
 export type JsonSchema = Record<string, unknown>;
 
 /** The shape of one value. */
 export type Shape =
-  | { t: "string" | "bool" | "int" | "double" | "dyn" }
+  | { t: "string"; grant?: "user" | "team" }
+  | { t: "bool" | "int" | "double" | "dyn" }
   | { t: "list"; item: Shape }
   | { t: "map"; value: Shape }
   | ObjectShape;
@@ -27,7 +29,15 @@ export interface ObjectShape {
   listField?: string;
   /** Only lists, maps and containers: present (empty) when not written. */
   container: boolean;
+  /**
+   * Lists of grants (`{ user: bob, expires: … }` or a name): the view lists their names and
+   * adds `expires`, a map of name → last day, for the items that have one.
+   */
+  grantLists?: string[];
 }
+
+/** The field a mapping with grant lists gets in the view: name → `expires` (YYYY-MM-DD). */
+export const EXPIRES_FIELD = "expires";
 
 /**
  * `inherit: false` (src/manifest/schema/layering.ts) says how Defaults apply; merging drops it,
@@ -39,7 +49,13 @@ const props = (s: JsonSchema) => s.properties as Record<string, JsonSchema> | un
 
 /** The shape a JSON Schema describes; `if/then/else` (tombstones) is its `else`. */
 export function shapeOf(s: JsonSchema): Shape {
-  if (s.else && typeof s.else === "object") return shapeOf(s.else as JsonSchema);
+  if (s.else && typeof s.else === "object") {
+    // A grant (src/manifest/schema/expires.ts): a name, or `{ user|team: name, expires }`.
+    const then = s.then && typeof s.then === "object" ? props(s.then as JsonSchema) : undefined;
+    if (then?.expires && (then.user || then.team))
+      return { t: "string", grant: then.user ? "user" : "team" };
+    return shapeOf(s.else as JsonSchema);
+  }
   if (Array.isArray(s.anyOf)) {
     const branches = s.anyOf as JsonSchema[];
     const obj = branches.find((b) => b.type === "object" && props(b));
@@ -86,10 +102,18 @@ export function shapeOf(s: JsonSchema): Shape {
         fields[k] = shapeOf(f);
         if (f.default !== undefined) defaults[k] = f.default;
       }
+      const grantLists = Object.keys(fields).filter((k) => {
+        const f = fields[k];
+        return f.t === "list" && f.item.t === "string" && f.item.grant !== undefined;
+      });
+      if (grantLists.length > 0 && !fields[EXPIRES_FIELD])
+        fields[EXPIRES_FIELD] = { t: "map", value: { t: "string" } };
       const container = Object.values(fields).every(
         (f) => f.t === "list" || f.t === "map" || (f.t === "object" && f.container),
       );
-      return { t: "object", fields, defaults, container };
+      const shape: ObjectShape = { t: "object", fields, defaults, container };
+      if (grantLists.length > 0) shape.grantLists = grantLists;
+      return shape;
     }
     default:
       return { t: "dyn" };
@@ -120,6 +144,8 @@ export function view(shape: Shape, v: unknown): unknown {
     case "dyn":
       return dynView(v);
     case "string":
+      // A grant written as a mapping is its name in the view (its date: the parent's `expires`).
+      return shape.grant && typeof v === "object" ? (v as Record<string, unknown>)[shape.grant] : v;
     case "bool":
     case "double":
       return v;
@@ -137,6 +163,24 @@ function viewObject(shape: ObjectShape, v: unknown): unknown {
     else if (f.t === "list") out[k] = [];
     else if (f.t === "map") out[k] = {};
     else if (f.t === "object" && f.container) out[k] = viewObject(f, {});
+  }
+  if (shape.grantLists) out[EXPIRES_FIELD] = expiresOf(shape, src);
+  return out;
+}
+
+/** name → last day, of the grants of a mapping's grant lists written with `expires`. */
+function expiresOf(shape: ObjectShape, src: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of shape.grantLists ?? []) {
+    const list = src[k];
+    const item = shape.fields[k];
+    if (!Array.isArray(list) || item.t !== "list" || item.item.t !== "string") continue;
+    const by = item.item.grant;
+    for (const x of list as unknown[]) {
+      if (x === null || typeof x !== "object" || !by) continue;
+      const o = x as Record<string, unknown>;
+      if (typeof o[by] === "string" && typeof o.expires === "string") out[o[by]] = o.expires;
+    }
   }
   return out;
 }

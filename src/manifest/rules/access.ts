@@ -3,6 +3,7 @@ import type { ValidDoc } from "../check.js";
 import { formatPath, formatSource, makeDiagnostic } from "../diagnostics.js";
 import type { FieldPath } from "../positions.js";
 import { DEFAULTS } from "../schema/common.js";
+import { grantee } from "../schema/expires.js";
 import type { Diagnostic } from "../types.js";
 import { projects, report, type RuleContext } from "./context.js";
 
@@ -13,7 +14,8 @@ export function editorsNeedWiki(ctx: RuleContext): Diagnostic[] {
     const editors = p.value.spec.access?.editors;
     const short = Array.isArray(editors);
     const users = short ? editors : (editors?.users ?? []);
-    users.forEach((u, i) => {
+    users.forEach((item, i) => {
+      const u = grantee(item);
       const user = ctx.users.get(u);
       if (!user) return;
       const wiki = user.value.spec.services?.wiki;
@@ -40,7 +42,8 @@ export function editorsNeedWiki(ctx: RuleContext): Diagnostic[] {
 /** Access or team membership for a user declared inactive is probably a mistake. */
 export function inactiveUsersWithAccess(ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const check = (d: ValidDoc, path: FieldPath, username: string) => {
+  const check = (d: ValidDoc, path: FieldPath, item: unknown) => {
+    const username = grantee(item);
     const u = ctx.users.get(username);
     if (u && (u.value.spec.status ?? DEFAULTS.user.status) === "inactive")
       out.push(

@@ -2,18 +2,22 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { AccessLevels, TeamLevels, type AccessLevel } from "../../api/schemas.js";
 import { about, Patterns, Strict, Username } from "./common.js";
+import { grantItem } from "./expires.js";
 import { inherit, orRemove } from "./layering.js";
 
+const TeamPath = Type.String({
+  pattern: Patterns.organizationTeamPath,
+  patternErrorMessage: "must be an organization team path such as acme/firmware-leads",
+  examples: ["acme/firmware-leads"],
+});
+/** A team path, `{ team: PATH, expires: DATE }`, or a tombstone. */
 const OrganizationTeamPath = orRemove(
-  Type.String({
-    pattern: Patterns.organizationTeamPath,
-    patternErrorMessage: "must be an organization team path such as acme/firmware-leads",
-    examples: ["acme/firmware-leads"],
-  }),
+  grantItem(TeamPath, "team", "acme/firmware-leads"),
   "team path",
   "acme/security",
 );
-const User = orRemove(Username, "username", "jdoe");
+/** A username, `{ user: NAME, expires: DATE }`, or a tombstone. */
+const User = orRemove(grantItem(Username, "user", "jdoe"), "username", "jdoe");
 
 const ORG_TEAM_LEVELS = "organization teams can only be maintainers, developers or reporters";
 
@@ -32,14 +36,20 @@ const MEANING: Record<AccessLevel, string> = {
 function accessLevel(level: AccessLevel): TSchema {
   const withTeams = (TeamLevels as readonly string[]).includes(level);
   const users = Type.Optional(
-    Type.Array(User, about(`Usernames of the ${level}.`, ["jdoe", "asmith"])),
+    Type.Array(
+      User,
+      about(
+        `Usernames of the ${level} (or \`{ user: NAME, expires: YYYY-MM-DD }\`: access that ends).`,
+        ["jdoe", "asmith"],
+      ),
+    ),
   );
   const organizationTeams = withTeams
     ? Type.Optional(
         Type.Array(
           OrganizationTeamPath,
           about(
-            `Organization teams (their path) among the ${level}; an organization team must exist, it cannot be created through the API.`,
+            `Organization teams (their path, or \`{ team: PATH, expires: YYYY-MM-DD }\`) among the ${level}; an organization team must exist, it cannot be created through the API.`,
             ["acme/firmware-leads"],
           ),
         ),
@@ -87,5 +97,8 @@ export const AccessSpec = Strict(
   ),
 );
 
+/** An item of an access list: a name, or the name with the last day it counts. */
+export type GrantInput = string | { user?: string; team?: string; expires: string };
 /** Access as a user may write it: a list of usernames or {users, organizationTeams}. */
-export type AccessLevelInput = string[] | { users?: string[]; organizationTeams?: string[] };
+export type AccessLevelInput =
+  GrantInput[] | { users?: GrantInput[]; organizationTeams?: GrantInput[] };

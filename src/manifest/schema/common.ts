@@ -101,6 +101,7 @@ export const DEFAULTS = {
     outageTimeout: "2m",
     maxRemovals: "25%",
     prune: false,
+    expiryWarnDays: 14,
   },
   user: { role: "member", status: "active", sendWelcome: false },
   service: { status: "active", mailplan: "non-retention" },

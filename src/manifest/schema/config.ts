@@ -147,6 +147,24 @@ export const ConfigDocument = Strict(
       ),
     ),
     owners: Type.Optional(OwnersSettingsSchema),
+    expiry: Type.Optional(
+      Strict(
+        {
+          warnDays: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 366,
+              default: DEFAULTS.config.expiryWarnDays,
+              ...about(
+                "validate warns about a grant (`expires:`) that ends within this many days, its last day included.",
+                30,
+              ),
+            }),
+          ),
+        },
+        about("Access that expires: when validate starts warning.", { warnDays: 14 }),
+      ),
+    ),
     ignore: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), {
         ...about(

@@ -2,6 +2,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { about, DEFAULTS, Patterns, Strict, Username } from "./common.js";
 import { DocumentSchema, Metadata } from "./document.js";
+import { grantItem } from "./expires.js";
 import { inherit, orRemove } from "./layering.js";
 
 const flag = (what: string) =>
@@ -33,9 +34,9 @@ export const TeamSpec = Strict(
     ),
     members: Type.Optional(
       Type.Array(
-        orRemove(Username, "username", "jdoe"),
+        orRemove(grantItem(Username, "user", "jdoe"), "username", "jdoe"),
         about(
-          "Usernames of the members. Authoritative: members not listed are removed from the team (their accounts stay).",
+          "Usernames of the members (or `{ user: NAME, expires: YYYY-MM-DD }`: a membership that ends). Authoritative: members not listed are removed from the team (their accounts stay).",
           ["jdoe", "asmith"],
         ),
       ),

@@ -13,6 +13,7 @@ import {
   Strict,
   Username,
 } from "./common.js";
+import { Expires } from "./expires.js";
 import { inherit } from "./layering.js";
 import { DocumentSchema, Metadata } from "./document.js";
 
@@ -28,10 +29,12 @@ const deprecated = (what: string) => ({
   deprecationMessage: `${what} accounts are deprecated by the service`,
 });
 /** An account whose only setting is its status. */
+/** `expires:` on a service account: from the day after, the account is deactivated. */
+const accountExpires = Type.Optional(Expires("the account (deactivated from the day after)"));
 const statusOnly = (description: string, extra: object = {}) =>
   Type.Optional(
     Strict(
-      { status: Type.Optional(ServiceStatus) },
+      { status: Type.Optional(ServiceStatus), expires: accountExpires },
       { ...about(description, { status: "active" }), ...extra },
     ),
   );
@@ -42,6 +45,7 @@ export const UserServicesSpec = Strict(
       Strict(
         {
           status: Type.Optional(ServiceStatus),
+          expires: accountExpires,
           personalProjectLimit: Type.Optional(
             Type.Integer({
               minimum: 0,
@@ -61,6 +65,7 @@ export const UserServicesSpec = Strict(
       Strict(
         {
           status: Type.Optional(ServiceStatus),
+          expires: accountExpires,
           mailplan: Type.Optional(
             StringEnum(MailPlans, {
               ...oneOfMessage(MailPlans),
@@ -147,6 +152,11 @@ export const UserSpec = Strict(
       }),
     ),
     services: Type.Optional(UserServicesSpec),
+    expires: Type.Optional(
+      Expires(
+        "the user's whole access (every project access and team membership; the user is made inactive)",
+      ),
+    ),
     inherit: inherit("the user (its service accounts included)"),
   },
   about("The user's profile and service accounts.", {
