@@ -197,6 +197,6 @@ describe("the example workflows", () => {
         encoding: "utf8",
       },
     );
-    expect(out).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(out).toBe("0 errors, 0 warnings in 13 files\n");
   });
 });

@@ -254,7 +254,7 @@ describe("the release tarball (scripts/pack.js)", () => {
       cwd: app,
       env: { ...process.env, NODE_DEBUG: "phctl" },
     });
-    expect(validate.stdout).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(validate.stdout).toBe("0 errors, 0 warnings in 13 files\n");
     // The installed package's code cache fits its bundle.
     expect(validate.stderr).toMatch(/bundle-validate\.cjs: code cache used$/m);
     const serve = spawnSync(bin, ["serve", "--port", "0"], { cwd: app, encoding: "utf8", timeout: 30_000 }); // prettier-ignore

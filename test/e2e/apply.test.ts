@@ -207,7 +207,7 @@ describe("phctl apply against phctl's reference server", () => {
     edit(
       work,
       "examples/projects/mbed-tls.yaml",
-      "maintainers: [pkumar, lchen]",
+      "maintainers: [pkumar, { user: lchen, expires: 2030-06-30 }]",
       "maintainers: [pkumar]",
     );
     edit(work, "examples/projects/mbed-tls.yaml", "developers: [asmith]", "developers: []");

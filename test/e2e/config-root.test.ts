@@ -36,7 +36,7 @@ describe("phctl validate with no path", () => {
 
   it("from the repository root: the config directory below it, named on stderr", async () => {
     const r = await phctl(["validate"], {}, root);
-    expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(r.stdout).toBe("0 errors, 0 warnings in 13 files\n");
     expect(r.stderr).toBe("phctl: validating config (it holds phctl.yaml)\n");
     expect(r.code).toBe(0);
   });

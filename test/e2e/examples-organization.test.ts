@@ -47,7 +47,7 @@ describe("the examples in another organization", () => {
   it("name acme only in the files phctl.yaml lists, with the command it gives", () => {
     const files = documented();
     expect(files[0]).toBe("phctl.yaml");
-    expect(files).toHaveLength(6);
+    expect(files).toHaveLength(7);
     const header = readFileSync(join(EXAMPLES_DIR, "phctl.yaml"), "utf8");
     const command = /^#\s+perl -pi -e 's\/\\bacme\\b\/globex\/g' ([^\n]*\\\n#\s+[^\n]*)$/m.exec(header); // prettier-ignore
     expect(command, header).not.toBeNull();

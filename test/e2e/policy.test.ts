@@ -43,7 +43,7 @@ describe("phctl validate with policies", () => {
   it("the examples validate clean against the starter policies (exit 0)", async () => {
     const r = await phctl(["validate", "examples"], env, ROOT);
     // Every example project has two admins: the starter policy two-admins holds.
-    expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(r.stdout).toBe("0 errors, 0 warnings in 13 files\n");
     expect(r.code).toBe(0);
   });
 
@@ -81,7 +81,7 @@ describe("phctl validate with policies", () => {
 describe("phctl policy test", () => {
   it("passes on the starter library", async () => {
     const r = await phctl(["policy", "test", "examples/policies"], env, ROOT);
-    expect(r.stdout).toMatch(/6 policies, \d+ cases, 0 failed expectations\n$/);
+    expect(r.stdout).toMatch(/8 policies, \d+ cases, 0 failed expectations\n$/);
     expect(r.code).toBe(0);
   });
 
@@ -104,7 +104,7 @@ describe("phctl policy test", () => {
     expect(r.stdout).toContain(
       `cases/wrong.policytest.yaml:2:5 FAIL case "expects the wrong thing": rule public-has-license: expected allow, got deny (project/open: a public project needs at least one license (spec.licenses))\n`,
     );
-    expect(r.stdout).toMatch(/6 policies, \d+ cases, 1 failed expectation\n$/);
+    expect(r.stdout).toMatch(/8 policies, \d+ cases, 1 failed expectation\n$/);
     expect(r.code).toBe(1);
   });
 });

@@ -41,13 +41,13 @@ describe("phctl validate", () => {
   it("accepts the examples: exit 0 and a clean summary", async () => {
     const r = await phctl(["validate", "examples/"]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(r.stdout).toBe("0 errors, 0 warnings in 13 files\n");
     expect(r.code).toBe(0);
   });
 
   it("validates the current directory by default", async () => {
     const r = await phctl(["validate"], join(ROOT, "examples"));
-    expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
+    expect(r.stdout).toBe("0 errors, 0 warnings in 13 files\n");
     expect(r.code).toBe(0);
   });
 

@@ -24,7 +24,7 @@ describe("the examples", () => {
   it("validate cleanly into the documented state", async () => {
     const r = await loadManifests([EXAMPLES]);
     expect(r.diagnostics).toEqual([]);
-    expect(r.files).toHaveLength(12);
+    expect(r.files).toHaveLength(13);
     const s = r.state!;
     expect(s.config).toMatchObject({
       organization: "acme",
@@ -63,7 +63,7 @@ describe("the examples", () => {
     expect(s.referencedOrganizations).toEqual([]);
     expect(s.sources.get("project/trusted-firmware-a/access/developers/user/pkumar")).toEqual({
       file: "examples/projects/trusted-firmware-a.yaml",
-      line: 20,
+      line: 21,
       column: 18,
     });
   });

@@ -1,0 +1,71 @@
+/**
+ * What delegation costs at a size (issue 38: at most 10 % to validate and to a pull request's
+ * plan): the generated organization's `validate` and `plan HEAD --base BASE` (one project
+ * changed, as bench/pr.ts does) without and with the restriction policies of
+ * examples/policies/folders.yaml and an `owners:` block in phctl.yaml; the configurations
+ * run in turn, `--runs` times each, against one seeded server; CPU (user + system) and wall
+ * of the CLI, medians. Prints a table; writes nothing.
+ *
+ *   node -e "import('vite').then((v) => v.runnerImport('./bench/delegation.ts'))" -- --size M --runs 5
+ */
+import { appendFileSync, copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generate, SIZES, type Size, writeOrganization } from "./generate.js";
+import { prSlug, writeHead } from "./pr.js";
+import { median } from "./report.js";
+import { MAIN, runNode, serve, writeExitHook } from "./serve.js";
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const size = arg("size", "M") as Size;
+const runs = Number(arg("runs", "5"));
+const work = mkdtempSync(join(tmpdir(), "phctl-delegation-"));
+const hook = writeExitHook(work);
+const org = generate(SIZES[size]);
+const { dir: plain, seed } = writeOrganization(org, join(work, "plain"));
+const delegated = join(work, "delegated");
+cpSync(plain, delegated, { recursive: true });
+copyFileSync(
+  join(import.meta.dirname, "../examples/policies/folders.yaml"),
+  join(delegated, "folders.yaml"),
+);
+appendFileSync(join(delegated, "phctl.yaml"), "\nowners:\n  platform: { users: [u0] }\n");
+writeHead(plain, `${plain}-head`, prSlug(org));
+writeHead(delegated, `${delegated}-head`, prSlug(org));
+
+const token = "bench-delegation-token";
+const { url, child } = await serve({ token, latency: 0, seedFile: seed });
+const env = { PHCTL_TOKEN: token, PHCTL_API_URL: url, NO_COLOR: "1" };
+type Sample = { cpuMs: number; wallMs: number };
+const samples = new Map<string, Sample[]>();
+const run = async (label: string, args: string[], ok: number[] = [0]) => {
+  const r = await runNode([MAIN, ...args], { env, hook, cwd: work });
+  if (!ok.includes(r.code ?? -1)) throw new Error(`${label}: exit ${r.code}: ${r.stderr.slice(0, 500)}`);
+  samples.set(label, [...(samples.get(label) ?? []), { cpuMs: r.cpuMs, wallMs: r.wallMs }]);
+};
+try {
+  for (let i = 0; i < runs; i++)
+    for (const [name, dir] of [
+      ["plain", plain],
+      ["delegated", delegated],
+    ] as const) {
+      await run(`validate ${name}`, ["validate", dir]);
+      await run(`pr plan ${name}`, ["plan", `${dir}-head`, "--base", dir, "--format", "json"]);
+    }
+} finally {
+  child.kill();
+}
+const med = (label: string, k: keyof Sample) => median(samples.get(label)!.map((s) => s[k]));
+console.log(`size ${size}, ${runs} runs each, load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`); // prettier-ignore
+console.log("| figure | plain CPU | delegated CPU | ratio | plain wall | delegated wall |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+for (const what of ["validate", "pr plan"]) {
+  const [p, d] = [`${what} plain`, `${what} delegated`];
+  console.log(
+    `| ${what} | ${med(p, "cpuMs").toFixed(0)} ms | ${med(d, "cpuMs").toFixed(0)} ms | ${(med(d, "cpuMs") / med(p, "cpuMs")).toFixed(3)}× | ${med(p, "wallMs").toFixed(0)} ms | ${med(d, "wallMs").toFixed(0)} ms |`,
+  );
+}
+rmSync(work, { recursive: true, force: true });
