@@ -127,6 +127,54 @@ describe("the bundled CLI", () => {
     });
   });
 
+  it("loads re2js only for a rule's matches(), with RE2's semantics and load-time errors", async () => {
+    // The examples' rules use no matches(): no RE2 engine is loaded (nor in the validate bundle).
+    expect([...(await loadedBy(["validate", "examples"])).keys()]).not.toContain(
+      "bundle-vendor-re2js.cjs",
+    );
+    expect(readFileSync(join(cli, "bundle-validate.cjs"), "utf8")).not.toMatch(/RE2JS\b.*class/);
+    const work = mkdtempSync(join(tmpdir(), "phctl-re2-"));
+    copyExamples(work);
+    const policy = (...rules: string[]) =>
+      [
+        "apiVersion: phctl/v1",
+        "kind: Policy",
+        "metadata: { name: titles }",
+        "spec:",
+        "  select: { kind: Project }",
+        "  rules:",
+        ...rules.map(
+          (r) => `    - { name: ${r.split("=")[0]}, expression: '${r.slice(r.indexOf("=") + 1)}' }`,
+        ),
+        "",
+      ].join("\n");
+    try {
+      // `\z` is RE2's end of text (JavaScript's engine would read it as a plain `z`).
+      writeFileSync(
+        join(work, "policies", "titles.yaml"),
+        policy('ends-in-s=object.spec.title.matches("s\\\\z")'),
+      );
+      const ran = await run(["validate", "."], work, { NODE_DEBUG: "phctl" });
+      expect(ran.stderr).toMatch(/bundle-vendor-re2js\.cjs: code cache used/);
+      expect(ran.stdout.split("\n").filter((l) => l.includes(" denied: "))).toEqual([
+        "projects/mbed-tls.yaml:3:1 denied: Project project/mbed-tls: policy titles, rule ends-in-s: rule ends-in-s does not hold",
+        "projects/trusted-firmware-a.yaml:2:1 denied: Project project/trusted-firmware-a: policy titles, rule ends-in-s: rule ends-in-s does not hold",
+      ]);
+      // A backreference RE2 refuses: an error at load, at the pattern's line and column.
+      writeFileSync(
+        join(work, "policies", "titles.yaml"),
+        policy('twice=object.spec.title.matches("(a)\\\\1")'),
+      );
+      const refused = await run(["validate", "."], work);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(
+        /^policies\/titles\.yaml:7:61 Policy titles: rule twice: expression: invalid RE2 pattern `\(a\)\\1`: .*no backreferences/m,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it("--help lists every command; a command's help is its own", async () => {
     const all = await run(["--help"]);
     for (const c of COMMAND_NAMES) expect(all.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
