@@ -5,7 +5,8 @@
  * `bin` and the tests run — over tsc's, and next to it one CommonJS file per command
  * (`bundle-plan.cjs`, …) plus `bundle-all.cjs` (help, anything main.ts is not sure of) and
  * `bundle-server.cjs` (the reference server, for `serve` and the embedded server) and
- * `bundle-vendor-*.cjs` (packages several bundles use, once), then beside each bundle its V8
+ * `bundle-vendor-*.cjs` (packages several bundles use, once; re2js, loaded only for a rule's
+ * `matches()`), then beside each bundle its V8
  * code cache (`.v8cache`, made by running commands; src/cli/bundle-load.ts loads them). A
  * command loads main.js and its one bundle instead of ~350 modules: most of its start
  * (bench/startup.ts). tsc's per-file output stays in dist/ for the tests, `npm run gen` and
