@@ -1,8 +1,10 @@
 /* global process */
 /**
  * The CLI bundles (`npm run build`, after tsc; `node scripts/bundle.js [DIR]` writes them to
- * DIR instead of dist/cli). esbuild writes dist/cli/main.js — the entry that package.json
- * `bin` and the tests run — over tsc's, and next to it one CommonJS file per command
+ * DIR instead of dist/cli). esbuild writes the entry twice: dist/cli/main.cjs, the one
+ * package.json `bin` names (CommonJS: Node runs it without loading its ESM loader, ≈ 10 ms of
+ * CPU a start), and dist/cli/main.js over tsc's (ESM, the same code: what the tests, the
+ * docs, the image and the action run), and next to them one CommonJS file per command
  * (`bundle-plan.cjs`, …) plus `bundle-all.cjs` (help, anything main.ts is not sure of) and
  * `bundle-server.cjs` (the reference server, for `serve` and the embedded server) and
  * `bundle-vendor-*.cjs` (packages several bundles use, once; re2js, loaded only for a rule's
@@ -49,7 +51,7 @@ mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out, { withFileTypes: true }))
   if (
     f.isFile() &&
-    /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map|\.v8cache(\.\d+\.tmp)?)?$/.test(
+    /^(chunk-[A-Z0-9]+\.js|main\.c?js|bundle-[a-z0-9-]+\.cjs)(\.map|\.v8cache(\.\d+\.tmp)?)?$/.test(
       f.name,
     )
   )
@@ -182,13 +184,23 @@ const plugins = [
   },
 ];
 
-const [entry, bundles] = await Promise.all([
+const [entry, entryCjs, bundles] = await Promise.all([
   build({
     ...common,
     entryPoints: ["src/cli/main.ts"],
     outfile: join(out, "main.js"),
     format: "esm",
     define: { PHCTL_BUNDLE: JSON.stringify(shape) },
+    metafile: true,
+  }),
+  // The same entry as CommonJS, for `bin`: a `.cjs` main is run by Node's CommonJS loader.
+  build({
+    ...common,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: join(out, "main.cjs"),
+    format: "cjs",
+    define: { PHCTL_BUNDLE: JSON.stringify(shape), "import.meta.url": "__phctlUrl" },
+    banner: { js: 'const __phctlUrl = require("node:url").pathToFileURL(__filename).href;' },
     metafile: true,
   }),
   build({
@@ -223,11 +235,12 @@ for (const [file, o] of Object.entries(bundles.metafile.outputs))
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 const sizes = (r) => Object.entries(r.metafile.outputs).filter(([f]) => !f.endsWith(".map"));
 const [[, main]] = sizes(entry);
+const [[, mainCjs]] = sizes(entryCjs);
 const parts = sizes(bundles).map(
   ([f, o]) => `${f.replace(/.*bundle-|\.cjs$/g, "")} ${kb(o.bytes)}`,
 );
 process.stdout.write(
-  `bundle: ${out}/main.js ${kb(main.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
+  `bundle: ${out}/main.js ${kb(main.bytes)}, main.cjs ${kb(mainCjs.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
 );
 
 // V8 code caches (src/cli/bundle-load.ts). A run with PHCTL_BUILD_CODE_CACHE=1 writes, at its

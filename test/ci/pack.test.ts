@@ -30,7 +30,7 @@ describe("the npm package", () => {
   it("is publishable, with a bin that is shipped", () => {
     expect(pkg.private).toBeUndefined();
     expect(pkg.overrides).toBeUndefined(); // overrides never reach the package's users
-    expect(pkg.bin).toEqual({ phctl: "dist/cli/main.js" });
+    expect(pkg.bin).toEqual({ phctl: "dist/cli/main.cjs" });
     expect(pkg.engines.node).toBe(">=20");
   });
 
@@ -47,6 +47,7 @@ describe("the npm package", () => {
         "package.json",
         "README.md",
         "dist/cli/main.js",
+        "dist/cli/main.cjs",
         "dist/server/app.js",
         "schemas/plan.schema.json",
         "schemas/manifest.schema.json",

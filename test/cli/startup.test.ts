@@ -85,6 +85,31 @@ describe("the bundled CLI", () => {
     expect(r.stdout).toBe("0 errors, 0 warnings in 12 files\n");
   });
 
+  it("package.json's bin is the CommonJS entry: it runs without Node's ESM loader", async () => {
+    const bin = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: { phctl: string } }).bin.phctl; // prettier-ignore
+    expect(bin).toBe("dist/cli/main.cjs");
+    // At exit, the ESM loader's parts Node loaded (the ESM main.js pulls these in).
+    const hook = join(tree, "esm-parts.cjs");
+    writeFileSync(
+      hook,
+      'process.on("exit", () => require("node:fs").writeSync(2, "esm: " + process.moduleLoadList.filter((m) => /esm\\/module_job|fs\\/promises|readline/.test(m)).join(",") + "\\n"));\n',
+    );
+    const entry = (file: string, args: string[]) =>
+      new Promise<Run>((done) =>
+        execFile(
+          process.execPath,
+          ["--require", hook, join(cli, file), ...args],
+          { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: "1" }, timeout: 30_000 },
+          (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+    for (const args of [["--version"], ["validate", "examples"]]) {
+      const [cjs, esm] = await Promise.all([entry("main.cjs", args), entry("main.js", args)]);
+      expect(cjs).toEqual({ ...esm, stderr: "esm: \n" });
+      expect(esm.stderr).toMatch(/^esm: .*module_job/);
+    }
+  });
+
   it("loads the command's bundle, and every command's when unsure", async () => {
     // The schema validators are a bundle of their own, with their code cache.
     expect(await bundlesOf(["validate", "examples"])).toEqual([
