@@ -10,7 +10,7 @@
  * before` with `--main` pointing at an older build).
  *
  *   npm run build
- *   node -e "import('vite').then((v) => v.runnerImport('./bench/startup.ts'))" -- [--runs 15] [--label after] [--main dist/cli/main.js]
+ *   node -e "import('vite').then((v) => v.runnerImport('./bench/startup.ts'))" -- [--runs 15] [--label after] [--main dist/cli/main.cjs]
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -34,7 +34,15 @@ const args = parseArgs({
   options: {
     runs: { type: "string", default: "15" },
     label: { type: "string", default: "after" },
-    main: { type: "string", default: join(ROOT, "dist/cli/main.js") },
+    // package.json's bin (dist/cli/main.cjs), what `phctl` runs.
+    main: {
+      type: "string",
+      default: join(
+        ROOT,
+        (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: { phctl: string } })
+          .bin.phctl,
+      ),
+    },
     "no-write": { type: "boolean" },
   },
 });

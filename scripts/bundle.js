@@ -1,11 +1,14 @@
 /* global process */
 /**
  * The CLI bundles (`npm run build`, after tsc; `node scripts/bundle.js [DIR]` writes them to
- * DIR instead of dist/cli). esbuild writes dist/cli/main.js — the entry that package.json
- * `bin` and the tests run — over tsc's, and next to it one CommonJS file per command
+ * DIR instead of dist/cli). esbuild writes the entry twice: dist/cli/main.cjs, the one
+ * package.json `bin` names (CommonJS: Node runs it without loading its ESM loader, ≈ 10 ms of
+ * CPU a start), and dist/cli/main.js over tsc's (ESM, the same code: what the tests, the
+ * docs, the image and the action run), and next to them one CommonJS file per command
  * (`bundle-plan.cjs`, …) plus `bundle-all.cjs` (help, anything main.ts is not sure of) and
  * `bundle-server.cjs` (the reference server, for `serve` and the embedded server) and
- * `bundle-vendor-*.cjs` (packages several bundles use, once), then beside each bundle its V8
+ * `bundle-vendor-*.cjs` (packages several bundles use, once; re2js, loaded only for a rule's
+ * `matches()`), then beside each bundle its V8
  * code cache (`.v8cache`, made by running commands; src/cli/bundle-load.ts loads them). A
  * command loads main.js and its one bundle instead of ~350 modules: most of its start
  * (bench/startup.ts). tsc's per-file output stays in dist/ for the tests, `npm run gen` and
@@ -23,7 +26,16 @@
  * package loaded with `await import("pkg")` is left out of the bundle (a bundle would give a
  * CommonJS package only `default`) and so fails the build: import it statically instead.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -39,7 +51,7 @@ mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out, { withFileTypes: true }))
   if (
     f.isFile() &&
-    /^(chunk-[A-Z0-9]+\.js|main\.js|bundle-[a-z-]+\.cjs)(\.map|\.v8cache(\.\d+\.tmp)?)?$/.test(
+    /^(chunk-[A-Z0-9]+\.js|main\.c?js|bundle-[a-z0-9-]+\.cjs)(\.map|\.v8cache(\.\d+\.tmp)?)?$/.test(
       f.name,
     )
   )
@@ -83,8 +95,11 @@ async function programShape() {
 const shape = await programShape();
 const register = (name) => `register${name[0].toUpperCase()}${name.slice(1)}`;
 
-/** Packages several bundles use, in a bundle of their own (once in the package, not in each). */
-const VENDOR = ["undici", "yaml"];
+/**
+ * Packages in a bundle of their own: those several bundles use (once in the package, not in
+ * each), and re2js, which src/policy/re2.ts loads only for a rule's `matches()`.
+ */
+const VENDOR = ["undici", "yaml", "re2js"];
 
 /** The source of a command's bundle (`all`: every command; `server`: the reference server). */
 function entrySource(name) {
@@ -126,7 +141,8 @@ const plugins = [
         contents: `module.exports = require("./bundle-server.cjs");`,
         loader: "js",
       }));
-      b.onResolve({ filter: /^\.\/bundle-(server|validators)\.cjs$/ }, (a) => ({
+      // Sibling bundles a module requires itself (validator.ts, re2.ts): loaded at run time.
+      b.onResolve({ filter: /^\.\/bundle-[a-z0-9-]+\.cjs$/ }, (a) => ({
         path: a.path,
         external: true,
       }));
@@ -143,6 +159,22 @@ const plugins = [
     },
   },
   {
+    // commander requires node:child_process at its load, for executable subcommands phctl has
+    // none of (it and what it loads cost ≈ 1–2 ms of every start): required when first used.
+    name: "commander-lazy-child-process",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
+        const text = readFileSync(a.path, "utf8");
+        const eager = "const childProcess = require('node:child_process');";
+        if (!text.includes(eager))
+          throw new Error(`${a.path}: no \`${eager}\` to make lazy (commander changed)`);
+        const lazy =
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        return { contents: text.replace(eager, lazy), loader: "js" };
+      });
+    },
+  },
+  {
     name: "dynamic-packages-external",
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (a) =>
@@ -152,13 +184,23 @@ const plugins = [
   },
 ];
 
-const [entry, bundles] = await Promise.all([
+const [entry, entryCjs, bundles] = await Promise.all([
   build({
     ...common,
     entryPoints: ["src/cli/main.ts"],
     outfile: join(out, "main.js"),
     format: "esm",
     define: { PHCTL_BUNDLE: JSON.stringify(shape) },
+    metafile: true,
+  }),
+  // The same entry as CommonJS, for `bin`: a `.cjs` main is run by Node's CommonJS loader.
+  build({
+    ...common,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: join(out, "main.cjs"),
+    format: "cjs",
+    define: { PHCTL_BUNDLE: JSON.stringify(shape), "import.meta.url": "__phctlUrl" },
+    banner: { js: 'const __phctlUrl = require("node:url").pathToFileURL(__filename).href;' },
     metafile: true,
   }),
   build({
@@ -193,11 +235,12 @@ for (const [file, o] of Object.entries(bundles.metafile.outputs))
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 const sizes = (r) => Object.entries(r.metafile.outputs).filter(([f]) => !f.endsWith(".map"));
 const [[, main]] = sizes(entry);
+const [[, mainCjs]] = sizes(entryCjs);
 const parts = sizes(bundles).map(
   ([f, o]) => `${f.replace(/.*bundle-|\.cjs$/g, "")} ${kb(o.bytes)}`,
 );
 process.stdout.write(
-  `bundle: ${out}/main.js ${kb(main.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
+  `bundle: ${out}/main.js ${kb(main.bytes)}, main.cjs ${kb(mainCjs.bytes)}; bundle-*.cjs: ${parts.join(", ")}\n`,
 );
 
 // V8 code caches (src/cli/bundle-load.ts). A run with PHCTL_BUILD_CODE_CACHE=1 writes, at its
@@ -227,6 +270,26 @@ if (existsSync(examples)) {
           `code cache: phctl ${command} examples exited ${r.status}: ${r.stderr}\n`,
         );
     }
+    // re2js's bundle, which the examples do not load (no rule of theirs uses matches()):
+    // a rule that does, checked and run on every project.
+    writeFileSync(
+      join(copy, "policies", "code-cache-re2.yaml"),
+      [
+        "apiVersion: phctl/v1",
+        "kind: Policy",
+        "metadata: { name: code-cache-re2 }",
+        "spec:",
+        "  select: { kind: Project }",
+        "  enforcement: warn",
+        "  rules:",
+        "    - name: titled",
+        `      expression: 'object.spec.title.matches("^[A-Z][\\\\w .-]*$")'`,
+        "",
+      ].join("\n"),
+    );
+    const r = train(["validate", "."], copy);
+    if (r.status !== 0)
+      process.stderr.write(`code cache: phctl validate (re2) exited ${r.status}: ${r.stderr}\n`);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

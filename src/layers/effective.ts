@@ -20,7 +20,13 @@ import { BAIL, fastNode, type FastContext } from "./fast-merge.js";
 import { specPlace } from "./place.js";
 import { mergeNode, type MergeContext, type MergeProblem, type TraceEntry } from "./merge.js";
 import { problemDiagnostic } from "./problems.js";
-import { checkSelector, selects, type SelectTarget } from "./selector.js";
+import {
+  checkSelector,
+  narrowsRepositories,
+  selects,
+  selectsRepository,
+  type SelectTarget,
+} from "./selector.js";
 import { repositoryEntryKey, usesLayerWords } from "./shape.js";
 import { mayChooseUnread, type UnreadObject } from "./unread.js";
 
@@ -142,7 +148,8 @@ export function applyLayers(
         ? layers.filter((l) => selects(l.select, { ...target, kind: "Repository" }))
         : [];
     const spec = specOf(d);
-    if (mine.length === 0 && repoLayers.length === 0 && !usesLayerWords(spec)) {
+    const ownWords = usesLayerWords(spec);
+    if (mine.length === 0 && repoLayers.length === 0 && !ownWords) {
       docs.push(d);
       continue;
     }
@@ -153,25 +160,9 @@ export function applyLayers(
       value: spec,
     };
     const contributors = [own, ...mine.map(layerContributor)].sort(byPrecedence);
-    const repoCache = new Map<string, Contributor[]>();
-    const repositoryLayers = (key: string): Contributor[] => {
-      let got = repoCache.get(key);
-      if (!got) {
-        const slash = key.lastIndexOf("/");
-        const repository = {
-          name: key.slice(slash + 1),
-          subgroup: slash < 0 ? "" : key.slice(0, slash),
-        };
-        got = repoLayers
-          .filter((l) => selects(l.select, { ...target, kind: "Repository", repository }))
-          .map(layerContributor)
-          .sort(byPrecedence);
-        repoCache.set(key, got);
-      }
-      return got;
-    };
+    const repositoryLayers = repositoryLayersOf(repoLayers);
     // No word of layering anywhere: the fast merge (fast-merge.ts) may do, unless a problem.
-    const plain = !usesLayerWords(spec) && !mine.some(wordy) && !repoLayers.some(wordy);
+    const plain = !ownWords && !mine.some(wordy) && !repoLayers.some(wordy);
     const defined = contributors.filter((c) => c.value !== undefined);
     const merge = (trace?: TraceEntry[]) => {
       if (plain && !trace)
@@ -264,6 +255,35 @@ export function applyLayers(
     };
   });
   return { docs, layers: summaries, layered, diagnostics };
+}
+
+/**
+ * The Repository layers of one entry of a project's repository list (by its key,
+ * `subgroup/name`), in precedence, from `repoLayers`: those whose project part selects the
+ * project. Those that do not narrow by repository select every entry; the others are tested
+ * on each key once, and entries selected by the same layers share one list.
+ */
+function repositoryLayersOf(repoLayers: readonly Layer[]): (key: string) => Contributor[] {
+  const all = repoLayers.map(layerContributor).sort(byPrecedence);
+  const narrowing = all.filter((c) => narrowsRepositories(c.layer!.select));
+  if (narrowing.length === 0) return () => all;
+  const byKey = new Map<string, Contributor[]>();
+  const byChoice = new Map<string, Contributor[]>();
+  return (key) => {
+    let got = byKey.get(key);
+    if (got) return got;
+    const slash = key.lastIndexOf("/");
+    const repository = {
+      name: key.slice(slash + 1),
+      subgroup: slash < 0 ? "" : key.slice(0, slash),
+    };
+    const out = new Set(narrowing.filter((c) => !selectsRepository(c.layer!.select, repository)));
+    const choice = narrowing.map((c) => (out.has(c) ? "0" : "1")).join("");
+    got = byChoice.get(choice);
+    if (!got) byChoice.set(choice, (got = out.size === 0 ? all : all.filter((c) => !out.has(c))));
+    byKey.set(key, got);
+    return got;
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { DocHandle, FieldPath } from "../manifest/positions.js";
 import type { Source } from "../manifest/types.js";
 import { byPrecedence, cutAtInherit, isMap, stepInto, type Contributor } from "./contributor.js";
+import { lazySource } from "../manifest/lazy-source.js";
 import { specPlace } from "./place.js";
 import { setKey, tombstoneKey, type ListRule } from "./shape.js";
 
@@ -43,7 +44,13 @@ export class LayeredHandle implements DocHandle {
     return this.own.sourceAt(offset);
   }
 
+  /** Found when first read (lazy-source.ts): most positions normalise records are never. */
   at(path: FieldPath, which: "key" | "value" = "value"): Source {
+    const p = [...path];
+    return lazySource(() => this.atNow(p, which));
+  }
+
+  private atNow(path: FieldPath, which: "key" | "value"): Source {
     const w = this.winner(path);
     if (!w) return this.own.at(path, which);
     return w.contributor.layer

@@ -74,14 +74,19 @@ export function clone<T>(v: T): T {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(clone) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v))
-    // A key named __proto__ stays a key (an assignment would set the prototype).
-    Object.defineProperty(out, k, {
-      value: clone(x),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const k of Object.keys(v)) {
+    const x = clone((v as Record<string, unknown>)[k]);
+    // A key named __proto__ stays a key (an assignment would set the prototype); any other
+    // is assigned, several times faster than defining it.
+    if (k === "__proto__")
+      Object.defineProperty(out, k, {
+        value: x,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[k] = x;
+  }
   return out as T;
 }
 

@@ -84,11 +84,24 @@ export function selects(s: Selector, t: SelectTarget): boolean {
     for (const [k, v] of Object.entries(s.matchLabels)) if (t.labels[k] !== v) return false;
   if (s.matchExpressions && !s.matchExpressions.every((e) => expressionHolds(e, t.labels)))
     return false;
-  if (t.repository) {
-    const { name, subgroup } = t.repository;
-    if (s.repositories && !s.repositories.some((g) => globMatch(g, name))) return false;
-    if (s.subgroups && !s.subgroups.some((g) => globMatch(g, subgroup))) return false;
-  }
+  return !t.repository || selectsRepository(s, t.repository);
+}
+
+/** Does a selector narrow by repository (name or subgroup), beyond its project's identity? */
+export const narrowsRepositories = (s: Selector): boolean =>
+  s.repositories !== undefined || s.subgroups !== undefined;
+
+/**
+ * The repository part of `selects`: its repository-name and subgroup globs hold for
+ * `repository` (its project's part is the caller's; applyLayers asks it once per project).
+ */
+export function selectsRepository(
+  s: Selector,
+  repository: { name: string; subgroup: string },
+): boolean {
+  const { name, subgroup } = repository;
+  if (s.repositories && !s.repositories.some((g) => globMatch(g, name))) return false;
+  if (s.subgroups && !s.subgroups.some((g) => globMatch(g, subgroup))) return false;
   return true;
 }
 

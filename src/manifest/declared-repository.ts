@@ -1,8 +1,10 @@
 /**
  * How normalisation keeps a declared repository small (there may be 100,000s): enum words
- * shared, and the source position as three fields made into a Source when asked.
+ * shared, and the source position as three fields made into a Source when asked (a layered
+ * object's, found only when read, lazy-source.ts, is kept as it is).
  */
 import { RepoStatus, Tristate } from "../api/schemas.js";
+import { isLazySource } from "./lazy-source.js";
 import type { CommitBlockerState, RepositoryState, Source } from "./types.js";
 
 /**
@@ -14,7 +16,8 @@ export class DeclaredRepository implements RepositoryState {
   declare forkFromKey?: string;
   declare commitBlocker?: CommitBlockerState;
   declare bundle?: Exclude<RepositoryState["bundle"], undefined>;
-  readonly #file: string;
+  /** The file, or a lazy source whole (not read: reading it finds it). */
+  readonly #file: string | Source;
   readonly #line: number;
   readonly #column: number;
 
@@ -31,13 +34,15 @@ export class DeclaredRepository implements RepositoryState {
     public persistentStorage: boolean,
     at: Source,
   ) {
-    this.#file = at.file;
-    this.#line = at.line;
-    this.#column = at.column;
+    const lazy = isLazySource(at);
+    this.#file = lazy ? at : at.file;
+    this.#line = lazy ? 0 : at.line;
+    this.#column = lazy ? 0 : at.column;
   }
 
   get source(): Source {
-    return { file: this.#file, line: this.#line, column: this.#column };
+    const f = this.#file;
+    return typeof f === "string" ? { file: f, line: this.#line, column: this.#column } : f;
   }
 }
 

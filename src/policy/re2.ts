@@ -8,10 +8,36 @@
  * the pattern is a constant (a literal or a param), at evaluation otherwise (the rule then
  * "could not evaluate", which is never a pass). No process-wide engine setting is involved:
  * phctl's own regular expressions keep V8's engine and its speed.
+ *
+ * re2js (300 kB, with Unicode tables built at its load) is loaded at the first pattern, not
+ * with the policy engine: most policies use no `matches()`, and `validate` of them would pay
+ * for it at every start (bench/startup.ts). In the CLI's bundles (scripts/bundle.js) it is a
+ * bundle of its own, `bundle-vendor-re2js.cjs`, loaded with its code cache through the
+ * bundle's `require` (src/cli/bundle-load.ts); elsewhere Node's `require` loads the package.
  */
+import { createRequire } from "node:module";
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { RE2JS } from "re2js";
+import type * as Re2js from "re2js";
+import type { RE2JS } from "re2js";
 import { clipMessage } from "./position.js";
+
+/** `true` in the CLI's bundles (esbuild's `define`), undeclared elsewhere. */
+declare const PHCTL_BUNDLED: boolean | undefined;
+
+let engine: typeof RE2JS | undefined;
+
+/** re2js's RE2JS, loaded the first time a pattern is compiled. */
+function re2js(): typeof RE2JS {
+  if (engine) return engine;
+  const mod =
+    typeof PHCTL_BUNDLED !== "undefined" && PHCTL_BUNDLED
+      ? // The bundle's wrapper `require` (bundle-load.ts): the sibling bundle with its cache.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require("./bundle-vendor-re2js.cjs") as typeof Re2js)
+      : (createRequire(import.meta.url)("re2js") as typeof Re2js);
+  engine = mod.RE2JS;
+  return engine;
+}
 
 /** The name rules' `matches()` calls are evaluated under (as long as `matches`: offsets keep). */
 export const RE2_FUNCTION = "re2test";
@@ -51,7 +77,7 @@ function compile(pattern: string): RE2JS {
     compiled.set(pattern, re);
     return re;
   }
-  re = RE2JS.compile(pattern);
+  re = re2js().compile(pattern);
   compiled.set(pattern, re);
   if (compiled.size > CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
   return re;

@@ -35,7 +35,7 @@ describe("the npm package", () => {
   it("is publishable, with a bin that is shipped", () => {
     expect(pkg.private).toBeUndefined();
     expect(pkg.overrides).toBeUndefined(); // overrides never reach the package's users
-    expect(pkg.bin).toEqual({ phctl: "dist/cli/main.js" });
+    expect(pkg.bin).toEqual({ phctl: "dist/cli/main.cjs" });
     expect(pkg.engines.node).toBe(">=20");
   });
 
@@ -52,6 +52,7 @@ describe("the npm package", () => {
         "package.json",
         "README.md",
         "dist/cli/main.js",
+        "dist/cli/main.cjs",
         "dist/server/app.js",
         "schemas/plan.schema.json",
         "schemas/manifest.schema.json",

@@ -85,6 +85,31 @@ describe("the bundled CLI", () => {
     expect(r.stdout).toBe("0 errors, 0 warnings in 13 files\n");
   });
 
+  it("package.json's bin is the CommonJS entry: it runs without Node's ESM loader", async () => {
+    const bin = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: { phctl: string } }).bin.phctl; // prettier-ignore
+    expect(bin).toBe("dist/cli/main.cjs");
+    // At exit, the ESM loader's parts Node loaded (the ESM main.js pulls these in).
+    const hook = join(tree, "esm-parts.cjs");
+    writeFileSync(
+      hook,
+      'process.on("exit", () => require("node:fs").writeSync(2, "esm: " + process.moduleLoadList.filter((m) => /esm\\/module_job|fs\\/promises|readline/.test(m)).join(",") + "\\n"));\n',
+    );
+    const entry = (file: string, args: string[]) =>
+      new Promise<Run>((done) =>
+        execFile(
+          process.execPath,
+          ["--require", hook, join(cli, file), ...args],
+          { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: "1" }, timeout: 30_000 },
+          (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+    for (const args of [["--version"], ["validate", "examples"]]) {
+      const [cjs, esm] = await Promise.all([entry("main.cjs", args), entry("main.js", args)]);
+      expect(cjs).toEqual({ ...esm, stderr: "esm: \n" });
+      expect(esm.stderr).toMatch(/^esm: .*module_job/);
+    }
+  });
+
   it("loads the command's bundle, and every command's when unsure", async () => {
     // The schema validators are a bundle of their own, with their code cache.
     expect(await bundlesOf(["validate", "examples"])).toEqual([
@@ -125,6 +150,54 @@ describe("the bundled CLI", () => {
     expect(Object.fromEntries(await loadedBy(["-v", "validate", "examples"]))).toEqual({
       "bundle-validate.cjs": "not used: source maps on",
     });
+  });
+
+  it("loads re2js only for a rule's matches(), with RE2's semantics and load-time errors", async () => {
+    // The examples' rules use no matches(): no RE2 engine is loaded (nor in the validate bundle).
+    expect([...(await loadedBy(["validate", "examples"])).keys()]).not.toContain(
+      "bundle-vendor-re2js.cjs",
+    );
+    expect(readFileSync(join(cli, "bundle-validate.cjs"), "utf8")).not.toMatch(/RE2JS\b.*class/);
+    const work = mkdtempSync(join(tmpdir(), "phctl-re2-"));
+    copyExamples(work);
+    const policy = (...rules: string[]) =>
+      [
+        "apiVersion: phctl/v1",
+        "kind: Policy",
+        "metadata: { name: titles }",
+        "spec:",
+        "  select: { kind: Project }",
+        "  rules:",
+        ...rules.map(
+          (r) => `    - { name: ${r.split("=")[0]}, expression: '${r.slice(r.indexOf("=") + 1)}' }`,
+        ),
+        "",
+      ].join("\n");
+    try {
+      // `\z` is RE2's end of text (JavaScript's engine would read it as a plain `z`).
+      writeFileSync(
+        join(work, "policies", "titles.yaml"),
+        policy('ends-in-s=object.spec.title.matches("s\\\\z")'),
+      );
+      const ran = await run(["validate", "."], work, { NODE_DEBUG: "phctl" });
+      expect(ran.stderr).toMatch(/bundle-vendor-re2js\.cjs: code cache used/);
+      expect(ran.stdout.split("\n").filter((l) => l.includes(" denied: "))).toEqual([
+        "projects/mbed-tls.yaml:3:1 denied: Project project/mbed-tls: policy titles, rule ends-in-s: rule ends-in-s does not hold",
+        "projects/trusted-firmware-a.yaml:2:1 denied: Project project/trusted-firmware-a: policy titles, rule ends-in-s: rule ends-in-s does not hold",
+      ]);
+      // A backreference RE2 refuses: an error at load, at the pattern's line and column.
+      writeFileSync(
+        join(work, "policies", "titles.yaml"),
+        policy('twice=object.spec.title.matches("(a)\\\\1")'),
+      );
+      const refused = await run(["validate", "."], work);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(
+        /^policies\/titles\.yaml:7:61 Policy titles: rule twice: expression: invalid RE2 pattern `\(a\)\\1`: .*no backreferences/m,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it("--help lists every command; a command's help is its own", async () => {
