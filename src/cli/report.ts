@@ -31,6 +31,9 @@ interface ReportOptions {
   period: string;
   allowPartial?: boolean;
   serviceAccount: string[];
+  propose?: boolean;
+  dryRun?: boolean;
+  baseBranch?: string;
 }
 
 function readSince(file: string): string {
@@ -70,6 +73,12 @@ export function registerReport(program: Command): void {
       [] as string[],
     )
     .option("--allow-partial", "exit 0 when a section could not be read (it says so)")
+    .option(
+      "--propose",
+      "access: open one pull/merge request per project that turns findings into manifest edits",
+    )
+    .option("--dry-run", "with --propose: print the requests, send nothing")
+    .option("--base-branch <name>", "with --propose: the branch requests target (default: CI's)")
     .option(
       "--issue <where>",
       "publish: github-issue or gitlab-issue, keep the month's access-review issue (report-publish.ts)",
@@ -121,7 +130,10 @@ Examples:
 
       const { loadOrFail, openService, readProgress } = await import("./plan-common.js");
       const { makeAccessReport, makeDeliveryReport } = await import("../report/report.js");
-      const { state } = await loadOrFail(paths);
+      if (o.propose && kind !== "access")
+        throw userError("BAD_FLAG", "--propose turns access findings into requests: phctl report access --propose"); // prettier-ignore
+      const loaded = await loadOrFail(paths);
+      const { state } = loaded;
       const { connection, apiUrl } = await openService(state, cmd);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       let report: Report;
@@ -152,6 +164,11 @@ Examples:
           `phctl: report ${kind}: ${s.title} could not be read: ${s.error ?? ""}${s.set?.length ? `; set ${s.set.join(" or ")}` : ""}${s.next ? `; ${s.next}` : ""}${o.allowPartial ? "" : " (--allow-partial exits 0)"}\n`,
         );
       if (failed.length > 0 && !o.allowPartial) process.exitCode = 1;
+      if (o.propose && report.kind === "access") {
+        if (report.partial)
+          throw userError("PARTIAL_REVIEW", "--propose: the review is partial (a section could not be read): nothing proposed; run it again"); // prettier-ignore
+        await (await import("./report-propose.js")).runPropose(report, loaded, o);
+      }
     });
 }
 
