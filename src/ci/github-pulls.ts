@@ -3,10 +3,18 @@
  * client of github.ts: the base branch's commit and tree (once per run), a tree of the edited
  * files on it, a commit, the branch's ref, the pull request, its reviewers (users, and teams
  * written `org/team`) and its label. A refresh writes a new commit on the base and moves the
- * branch to it (force), then edits the body.
+ * branch to it (force), then edits the body. Calls: the open pull requests (one per 100),
+ * the base's ref and commit (once per run), then per pull request opened 6 (tree, commit,
+ * ref, pull, label, reviewers) and per refresh 4 (tree, commit, ref, pull).
+ *
+ * GitHub adds a label in a call of its own after the pull request exists, so a run stopped
+ * between the two leaves a pull request without it: the open ones are matched by branch
+ * too. A reviewer GitHub refuses (not a collaborator) does not undo the pull request: it is
+ * noted, and the request stands for someone to assign.
  */
 import { GitHubClient } from "./github.js";
 import type { OpenRequest, PullRequestApi, RequestInput } from "./pull-requests.js";
+import { CiHttpError } from "./retry.js";
 import { isNumbered, itemsOf } from "./shape.js";
 
 interface RawPull {
@@ -29,7 +37,7 @@ const toRequest = (p: RawPull): OpenRequest => ({
 export class GitHubPullClient extends GitHubClient implements PullRequestApi {
   private readonly bases = new Map<string, Promise<{ commit: string; tree: string }>>();
 
-  async listOpen(label: string): Promise<OpenRequest[]> {
+  async listOpen(label: string, prefix: string): Promise<OpenRequest[]> {
     const answer: unknown = await this.octokit.paginate("GET /repos/{owner}/{repo}/pulls", {
       ...this.where,
       state: "open",
@@ -40,7 +48,11 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       setting: "GITHUB_API_URL",
       fits: isNumbered("number", "title"),
     }) as unknown as RawPull[];
-    return all.filter((p) => (p.labels ?? []).some((l) => l.name === label)).map(toRequest);
+    return all
+      .filter(
+        (p) => p.head.ref.startsWith(prefix) || (p.labels ?? []).some((l) => l.name === label),
+      )
+      .map(toRequest);
   }
 
   /** The base branch's head commit and its tree, read once per run. */
@@ -84,13 +96,30 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
     return commit.sha;
   }
 
+  /** Point the branch at `sha`, whatever it held (phctl's own branch). */
+  private async moveBranch(branch: string, sha: string): Promise<void> {
+    await this.octokit.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...this.where,
+      ref: `heads/${branch}`,
+      sha,
+      force: true,
+    });
+  }
+
   async open(input: RequestInput): Promise<OpenRequest> {
     const sha = await this.commit(input);
-    await this.octokit.request("POST /repos/{owner}/{repo}/git/refs", {
-      ...this.where,
-      ref: `refs/heads/${input.branch}`,
-      sha,
-    });
+    try {
+      await this.octokit.request("POST /repos/{owner}/{repo}/git/refs", {
+        ...this.where,
+        ref: `refs/heads/${input.branch}`,
+        sha,
+      });
+    } catch (e) {
+      // Left by a closed pull request, or by a run that stopped before opening one.
+      if (!(e instanceof CiHttpError && e.status === 422 && /already exists/i.test(e.message)))
+        throw e;
+      await this.moveBranch(input.branch, sha);
+    }
     const { data } = await this.octokit.request("POST /repos/{owner}/{repo}/pulls", {
       ...this.where,
       title: input.title,
@@ -98,36 +127,38 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       base: input.base,
       body: input.body,
     });
-    const pull = toRequest(data as unknown as RawPull);
+    const pull = toRequest(data);
     await this.octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
       ...this.where,
       issue_number: pull.number,
       labels: [input.label],
     });
     const users = input.reviewers.filter((r) => !r.includes("/"));
-    const teams = input.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/")[1]!);
+    const teams = input.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/")[1]);
     if (users.length + teams.length > 0)
-      await this.octokit.request(
-        "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
-        { ...this.where, pull_number: pull.number, reviewers: users, team_reviewers: teams },
-      );
+      try {
+        await this.octokit.request(
+          "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+          { ...this.where, pull_number: pull.number, reviewers: users, team_reviewers: teams },
+        );
+      } catch (e) {
+        if (!(e instanceof CiHttpError && e.status === 422)) throw e;
+        return {
+          ...pull,
+          notes: [`reviewers ${input.reviewers.join(", ")} not requested: ${e.message}`],
+        };
+      }
     return pull;
   }
 
   async refresh(request: OpenRequest, input: RequestInput): Promise<OpenRequest> {
-    const sha = await this.commit(input);
-    await this.octokit.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
-      ...this.where,
-      ref: `heads/${input.branch}`,
-      sha,
-      force: true,
-    });
+    await this.moveBranch(input.branch, await this.commit(input));
     const { data } = await this.octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
       ...this.where,
       pull_number: request.number,
       title: input.title,
       body: input.body,
     });
-    return toRequest(data as unknown as RawPull);
+    return toRequest(data);
   }
 }

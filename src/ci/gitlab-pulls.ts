@@ -1,9 +1,13 @@
 /**
  * GitLab merge requests phctl opens (pull-requests.ts), on the thin client of gitlab.ts: one
- * call commits the edited files on a new branch started from the base (`POST
- * /repository/commits` with `start_branch`; `force` when refreshing, so the branch is the
- * base plus that one commit), then the merge request with its label and reviewers — GitLab
- * takes reviewers by id, found among the project's members by username (once each).
+ * call commits the edited files on a branch started from the base (`POST
+ * /repository/commits` with `start_branch` and `force`: the branch is phctl's, and is the
+ * base plus that one commit even when a closed merge request left it behind), then the merge
+ * request with its label and reviewers in one call — GitLab takes reviewers by id, found
+ * among the project's members by username (one call per reviewer, once per run; a username
+ * that is no member is noted and left out). Calls: the open merge requests with the label
+ * (one per 100), then per merge request opened 2 plus the reviewers not looked up yet, per
+ * refresh 2.
  */
 import { GitLabClient } from "./gitlab.js";
 import type { OpenRequest, PullRequestApi, RequestInput } from "./pull-requests.js";
@@ -29,6 +33,7 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
   private readonly members = new Map<string, Promise<number | undefined>>();
 
   async listOpen(label: string): Promise<OpenRequest[]> {
+    // The label is set in the same call that opens the request: it alone finds them.
     const out: OpenRequest[] = [];
     let page = "1";
     // X-Next-Page is empty on the last page; the bound guards against a server that loops.
@@ -67,12 +72,12 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
     return found;
   }
 
-  private async commit(input: RequestInput, force: boolean): Promise<void> {
+  private async commit(input: RequestInput): Promise<void> {
     await this.call("POST", "/repository/commits", {
       branch: input.branch,
       start_branch: input.base,
       commit_message: input.message,
-      ...(force ? { force: true } : {}),
+      force: true,
       actions: input.files.map((f) =>
         f.content === null
           ? { action: "delete", file_path: f.path }
@@ -82,24 +87,32 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
   }
 
   async open(input: RequestInput): Promise<OpenRequest> {
-    await this.commit(input, false);
-    const ids = await Promise.all(
-      input.reviewers.filter((r) => !r.includes("/")).map((r) => this.memberId(r)),
-    );
+    await this.commit(input);
+    const users = input.reviewers.filter((r) => !r.includes("/"));
+    const ids: number[] = [];
+    const unknown: string[] = [];
+    for (const r of users) {
+      const id = await this.memberId(r);
+      if (id === undefined) unknown.push(r);
+      else ids.push(id);
+    }
     const { data } = await this.call("POST", "/merge_requests", {
       source_branch: input.branch,
       target_branch: input.base,
       title: input.title,
       description: input.body,
       labels: input.label,
-      reviewer_ids: ids.filter((x): x is number => x !== undefined),
+      reviewer_ids: ids,
       remove_source_branch: true,
     });
-    return toRequest(data as RawMergeRequest);
+    const opened = toRequest(data as RawMergeRequest);
+    return unknown.length > 0
+      ? { ...opened, notes: [`not members of the project, so not reviewers: ${unknown.join(", ")}`] } // prettier-ignore
+      : opened;
   }
 
   async refresh(request: OpenRequest, input: RequestInput): Promise<OpenRequest> {
-    await this.commit(input, true);
+    await this.commit(input);
     const { data } = await this.call("PUT", `/merge_requests/${request.number}`, {
       title: input.title,
       description: input.body,

@@ -4,9 +4,11 @@
  * reviewers and a label — what `report access --propose` turns findings into. Both platforms
  * on the same clients, retries and errors as the sticky comment and the tracking issue.
  *
- * Safe to run again: the requests carrying the label are listed first, and a request whose
- * branch is already open is updated in place (new commit on the same branch, new body) only
- * when its content changed — never a second request for the same branch.
+ * Safe to run again: the open requests carrying the label (or, on GitHub, whose branch is
+ * one of phctl's) are listed first, and a request whose branch is already open is updated in
+ * place (new commit on the same branch, new body) only when its content changed — never a
+ * second request for the same branch. The branches are phctl's own: one left behind by a
+ * closed request is reset to the base plus the new commit.
  */
 import type { CiContext } from "./platform.js";
 import { GitHubPullClient } from "./github-pulls.js";
@@ -26,6 +28,8 @@ export interface OpenRequest {
   title: string;
   body: string;
   url?: string;
+  /** What the platform refused without failing the request (a reviewer it does not know). */
+  notes?: string[];
 }
 
 export interface RequestInput {
@@ -43,8 +47,8 @@ export interface RequestInput {
 export interface PullRequestApi {
   /** "GitHub" / "GitLab", for messages. */
   readonly platform: string;
-  /** The open requests carrying `label`, every page. */
-  listOpen(label: string): Promise<OpenRequest[]>;
+  /** The open requests carrying `label` or from a branch under `prefix`, every page. */
+  listOpen(label: string, prefix: string): Promise<OpenRequest[]>;
   /** Commit `files` on a new branch from `base` and open a request from it. */
   open(input: RequestInput): Promise<OpenRequest>;
   /** Replace the branch's commit with one of `files` on `base`, and the request's body. */

@@ -61,10 +61,12 @@ export async function runPropose(
     return;
   }
   if (o.dryRun) {
-    for (const r of requests)
-      process.stdout.write(
-        `${r.title} (branch ${r.branch}; reviewers ${reviewersOf(r.projects).join(", ") || "none"})\n${r.files.map((f) => `  ${f.path}`).join("\n")}\n`,
-      );
+    for (const r of requests) {
+      const removed = new Set(r.removed);
+      const reviewers = reviewersOf(r.projects).filter((x) => !removed.has(x));
+      say(`propose: ${r.title} (branch ${r.branch}; reviewers ${reviewers.join(", ") || "none"})`); // prettier-ignore
+      for (const f of r.files) say(`propose:   ${f.path}`);
+    }
     say(`propose: ${requests.length} request(s) would be opened (--dry-run: nothing sent)`);
     return;
   }
@@ -91,10 +93,12 @@ export async function runPropose(
       if (r.status === "failed") {
         failed++;
         say(`propose: ${r.request.title}: could not open it: ${r.error}`);
-      } else
+      } else {
         say(
           `propose: ${r.status} #${r.opened.number} ${r.request.title}${r.opened.url ? ` (${r.opened.url})` : ""}`,
         );
+        for (const n of r.opened.notes ?? []) say(`propose: #${r.opened.number}: ${n}`);
+      }
     }
     const count = (s: string) => outcomes.filter((x) => x.status === s).length;
     say(

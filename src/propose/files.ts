@@ -8,7 +8,6 @@
  * edits share a file are proposed together. Nothing is written here.
  */
 import { adopt, type AdoptedFile } from "../adopt/index.js";
-import type { NotAdoptable } from "../adopt/index.js";
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanEntry } from "../engine/plan.js";
 import type { DesiredState } from "../manifest/types.js";
 import type { ProposedEdit } from "./edits.js";
@@ -105,7 +104,7 @@ export function proposalFiles(
     ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
     evidence: { journalDone },
   });
-  for (const n of result.notAdoptable as NotAdoptable[]) {
+  for (const n of result.notAdoptable) {
     const edit = byKey.get(n.key);
     if (edit) notWritten.push({ edit, why: n.why });
   }
@@ -144,6 +143,6 @@ export function proposalFiles(
     p.projects.sort();
     p.files.sort((a, b) => (a.file < b.file ? -1 : 1));
   }
-  proposals.sort((a, b) => (a.projects[0]! < b.projects[0]! ? -1 : 1));
+  proposals.sort((a, b) => (a.projects[0] < b.projects[0] ? -1 : 1));
   return { proposals, notWritten };
 }

@@ -6,7 +6,7 @@
  * writes), and a failure stops nothing else: it is reported with the proposal it belongs to.
  */
 import type { OpenRequest, PullRequestApi } from "../ci/pull-requests.js";
-import { digestIn, PROPOSE_LABEL, type ProposedRequest } from "./request.js";
+import { BRANCH_PREFIX, digestIn, PROPOSE_LABEL, type ProposedRequest } from "./request.js";
 
 export type Outcome =
   | { request: ProposedRequest; status: "opened" | "refreshed" | "unchanged"; opened: OpenRequest }
@@ -17,7 +17,9 @@ export async function openRequests(
   requests: readonly ProposedRequest[],
   o: { base: string; reviewersOf: (projects: readonly string[]) => string[] },
 ): Promise<Outcome[]> {
-  const open = new Map((await api.listOpen(PROPOSE_LABEL)).map((r) => [r.branch, r]));
+  const open = new Map(
+    (await api.listOpen(PROPOSE_LABEL, BRANCH_PREFIX)).map((r) => [r.branch, r]),
+  );
   const out: Outcome[] = [];
   for (const request of requests) {
     const input = {
@@ -28,7 +30,8 @@ export async function openRequests(
       files: request.files,
       message: request.message,
       label: PROPOSE_LABEL,
-      reviewers: o.reviewersOf(request.projects),
+      // Nobody reviews their own removal.
+      reviewers: o.reviewersOf(request.projects).filter((r) => !request.removed.includes(r)),
     };
     const standing = open.get(request.branch);
     try {

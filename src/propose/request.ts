@@ -8,11 +8,16 @@ import { createHash } from "node:crypto";
 import type { CommitFile } from "../ci/pull-requests.js";
 import type { Proposal } from "./files.js";
 
+/** The access review's label: its monthly issue and its requests carry it. */
 export const PROPOSE_LABEL = "phctl-access-review";
+/** Branches `report access --propose` owns (and resets). */
+export const BRANCH_PREFIX = "phctl/access-review/";
 const MARKER = "phctl-propose";
 
 export interface ProposedRequest {
   projects: string[];
+  /** Users whose grant it removes (not asked to review it). */
+  removed: string[];
   branch: string;
   title: string;
   body: string;
@@ -24,6 +29,24 @@ export interface ProposedRequest {
 /** The digest a body carries (undefined: not one phctl wrote). */
 export function digestIn(body: string): string | undefined {
   return new RegExp(`<!-- ${MARKER} ([0-9a-f]{64}) -->`).exec(body)?.[1];
+}
+
+/** Characters of a body: GitHub takes 65,536 (GitLab more); room left for the platform. */
+const BODY_BUDGET = 60_000;
+
+/** The rows that fit in `room` characters, and a line saying how many more the commit has. */
+function fit(rows: readonly string[], room: number): string[] {
+  let used = 0;
+  const out: string[] = [];
+  for (const [i, r] of rows.entries()) {
+    if (used + r.length + 1 > room - 80) {
+      out.push("", `… and ${rows.length - i} more: the commit holds every change.`);
+      return out;
+    }
+    used += r.length + 1;
+    out.push(r);
+  }
+  return out;
 }
 
 const WORDS = {
@@ -43,24 +66,31 @@ export function requestOf(p: Proposal, toRepoPath: (file: string) => string): Pr
     (e) =>
       `| ${e.project} | ${e.username} | ${e.level} | ${WORDS[e.action]} | ${e.reason.replace(/\|/g, "\\|")} |`,
   );
-  const body = [
+  const fileLine = `Files: ${files.map((f) => `\`${f.path}\``).join(", ")}`;
+  const head = [
     `phctl's access review proposes ${p.edits.length} change${p.edits.length === 1 ? "" : "s"} to the access of ${what}.`,
     "",
     "| project | user | level | proposal | why |",
     "| --- | --- | --- | --- | --- |",
-    ...rows,
+  ];
+  const tail = [
     "",
-    "Merge to carry it out (the apply after merge makes the change). Close to decline: an",
-    "inactive user keeps their access, and access granted live only is removed by the next apply.",
-    "Edit the branch to change the proposal; the next review leaves an open request alone while it proposes the same.",
+    "Merge to carry it out: the apply after the merge makes the change. To decline, close it:",
+    "an inactive user keeps their access (the next review proposes it again while the finding",
+    "stands), and access granted live only is removed by the next apply.",
     "",
-    `Files: ${files.map((f) => `\`${f.path}\``).join(", ")}`,
+    "The branch is phctl's: the next review leaves this request alone while it proposes the",
+    "same, and replaces the branch's commit when the proposal changes.",
+    "",
+    fileLine,
     "",
     `<!-- ${MARKER} ${digest} -->`,
-  ].join("\n");
+  ];
+  const body = [...head, ...fit(rows, BODY_BUDGET - [...head, ...tail].join("\n").length), ...tail].join("\n"); // prettier-ignore
   return {
     projects: p.projects,
-    branch: `phctl/access-review/${p.projects[0]}`,
+    removed: [...new Set(p.edits.filter((e) => e.action === "remove").map((e) => e.username))],
+    branch: `${BRANCH_PREFIX}${p.projects[0]}`,
     title: `Access review: ${what}`,
     body,
     message: `Access review: ${what}\n\nProposed by phctl report access --propose.`,
