@@ -16,6 +16,8 @@ import type { AccessReport } from "../report/types.js";
 export interface ProposeOptions {
   dryRun?: boolean;
   baseBranch?: string;
+  /** Requests opened or refreshed at most in one run (--max-requests). */
+  maxRequests: number;
 }
 
 /** The repository's top (the nearest directory up holding .git), for repository paths. */
@@ -87,13 +89,18 @@ export async function runPropose(
     o.baseBranch ?? env.CI_DEFAULT_BRANCH ?? env.GITHUB_BASE_REF ?? env.GITHUB_REF_NAME ?? "main";
   const client = openPullClient(ctx, ctx.token);
   try {
-    const outcomes = await openRequests(client, requests, { base, reviewersOf });
+    const outcomes = await openRequests(client, requests, {
+      base,
+      reviewersOf,
+      max: o.maxRequests,
+    });
     let failed = 0;
     for (const r of outcomes) {
       if (r.status === "failed") {
         failed++;
         say(`propose: ${r.request.title}: could not open it: ${r.error}`);
-      } else {
+      } else if (r.status === "deferred") continue;
+      else {
         say(
           `propose: ${r.status} #${r.opened.number} ${r.request.title}${r.opened.url ? ` (${r.opened.url})` : ""}`,
         );
@@ -104,6 +111,10 @@ export async function runPropose(
     say(
       `propose: ${count("opened")} opened, ${count("refreshed")} refreshed, ${count("unchanged")} unchanged, ${failed} failed`,
     );
+    if (count("deferred") > 0)
+      say(
+        `propose: ${count("deferred")} more deferred to the next run (--max-requests ${o.maxRequests}: the platform limits bursts of writes)`,
+      );
     if (failed > 0) process.exitCode = 1;
   } catch (e) {
     throw platformError(ctx, `open requests on ${ctx.name}`, e);

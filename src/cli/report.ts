@@ -34,6 +34,7 @@ interface ReportOptions {
   propose?: boolean;
   dryRun?: boolean;
   baseBranch?: string;
+  maxRequests: string;
 }
 
 function readSince(file: string): string {
@@ -79,6 +80,11 @@ export function registerReport(program: Command): void {
     )
     .option("--dry-run", "with --propose: print the requests, send nothing")
     .option("--base-branch <name>", "with --propose: the branch requests target (default: CI's)")
+    .option(
+      "--max-requests <n>",
+      "with --propose: open or refresh at most N requests a run; the rest wait for the next",
+      "20",
+    )
     .option(
       "--issue <where>",
       "publish: github-issue or gitlab-issue, keep the month's access-review issue (report-publish.ts)",
@@ -132,6 +138,12 @@ Examples:
       const { makeAccessReport, makeDeliveryReport } = await import("../report/report.js");
       if (o.propose && kind !== "access")
         throw userError("BAD_FLAG", "--propose turns access findings into requests: phctl report access --propose"); // prettier-ignore
+      const proposeOnly = ["dryRun", "baseBranch"].filter((k) => o[k as keyof ReportOptions] !== undefined); // prettier-ignore
+      if (!o.propose && proposeOnly.length > 0)
+        throw userError("BAD_FLAG", `--${proposeOnly[0] === "dryRun" ? "dry-run" : "base-branch"} goes with --propose: phctl report access --propose --dry-run`); // prettier-ignore
+      const maxRequests = Number(o.maxRequests);
+      if (!Number.isInteger(maxRequests) || maxRequests < 1)
+        throw userError("BAD_FLAG", `--max-requests must be a whole number of at least 1 (got ${o.maxRequests})`); // prettier-ignore
       const loaded = await loadOrFail(paths);
       const { state } = loaded;
       const { connection, apiUrl } = await openService(state, cmd);
@@ -167,7 +179,7 @@ Examples:
       if (o.propose && report.kind === "access") {
         if (report.partial)
           throw userError("PARTIAL_REVIEW", "--propose: the review is partial (a section could not be read): nothing proposed; run it again"); // prettier-ignore
-        await (await import("./report-propose.js")).runPropose(report, loaded, o);
+        await (await import("./report-propose.js")).runPropose(report, loaded, { ...o, maxRequests }); // prettier-ignore
       }
     });
 }

@@ -139,6 +139,9 @@ describe("report access --propose on GitHub", () => {
     const local = await propose(["--dry-run"], s.env);
     expect(local.code).toBe(0);
     expect(local.stderr).toContain("2 request(s) would be opened");
+    const alone = await phctl(["report", "access", "config", "--dry-run"], s.env, s.dir);
+    expect([alone.code, alone.stderr.trim().split("\n").length]).toEqual([1, 1]);
+    expect(alone.stderr).toContain("--dry-run goes with --propose");
   });
 
   it("opens one pull request per project with findings: the edit in place, admins as reviewers, the label, the finding", async () => {
@@ -328,8 +331,8 @@ describe("report access --propose on GitLab", () => {
     await s.t.close();
     await gl.close();
   });
-  const propose = () =>
-    phctl(["report", "access", "config", "--format", "json", "--propose"], ciEnv, s.dir);
+  const propose = (extra: string[] = []) =>
+    phctl(["report", "access", "config", "--format", "json", "--propose", ...extra], ciEnv, s.dir); // prettier-ignore
 
   it("one merge request per project, again nothing, a changed finding refreshes it", async () => {
     const first = await propose();
@@ -375,5 +378,22 @@ describe("report access --propose on GitLab", () => {
     expect(gl.git.files(PROJECT_PATH, "phctl/access-review/beta")!["config/beta.yaml"]).toBe(
       `${FILES["config/beta.yaml"]}    developers: [carol]\n    reporters: [dave]\n`,
     );
+  });
+
+  it("--max-requests: at most N opened or refreshed a run, the rest deferred to the next", async () => {
+    await grant(s.t, "alpha", "reporters", "erin");
+    await grant(s.t, "gamma", "developers", "carol");
+    const capped = await propose(["--max-requests", "1"]);
+    expect(capped.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(capped.stderr).toContain("propose: 1 more deferred to the next run (--max-requests 1");
+    expect(capped.code).toBe(0);
+    expect(gl.git.pulls(PROJECT_PATH).map((m) => m.head)).not.toContain("phctl/access-review/gamma"); // prettier-ignore
+    const next = await propose();
+    expect(next.stderr).toMatch(/propose: 1 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.head])).toEqual([
+      [1, "phctl/access-review/alpha"],
+      [2, "phctl/access-review/beta"],
+      [3, "phctl/access-review/gamma"],
+    ]);
   });
 });
