@@ -218,6 +218,22 @@ describe("report access --propose on GitHub", () => {
     ]);
   });
 
+  it("a partial review proposes nothing: one line, exit 1, no platform call", async () => {
+    await s.t.call("POST", "/_control/faults", {
+      body: { faults: [{ kind: "status500", operation: "metrics.usersSearch", times: 50 }] },
+    });
+    try {
+      const before = gh.requests.length;
+      const r = await propose(["--allow-partial"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("--propose: the review is partial");
+      expect(r.stderr).not.toMatch(/phctl: propose: /);
+      expect(gh.requests.length).toBe(before);
+    } finally {
+      await s.t.call("DELETE", "/_control/faults");
+    }
+  }, 120_000);
+
   it("the service sees exactly the access review's calls", async () => {
     const log = s.t.server.requestLog;
     const calls = async (args: string[]) => {
