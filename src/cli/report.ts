@@ -103,6 +103,7 @@ Examples:
   phctl report access --format markdown >> "$GITHUB_STEP_SUMMARY"
   phctl report access --format json --out review.json --inactive 60d
   phctl report access --since last-month.json --format html --out review.html
+  phctl report access --propose --dry-run   # findings as pull/merge requests, one per project
   phctl report delivery --period 3m --format csv --out metrics/   # one CSV per table
   PHCTL_GIT_TOKEN=… phctl report delivery --git-api-url https://git.example.org/api/v4`,
     )

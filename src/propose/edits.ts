@@ -96,8 +96,8 @@ export function accessEdits(report: AccessReport): AccessEdits {
     else if (r.via.kind !== "direct") skip(`held through ${via(r)}`);
     else if (!declared.has(r.project))
       skip("the project is not in the config (phctl export adds it)");
-    else if (r.grade !== "read" && detailOf.has(r.principal))
-      skip("the user is inactive: not proposed to be kept");
+    // An inactive user's write granted live only: said once, above (the next apply removes it).
+    else if (r.grade !== "read" && detailOf.has(r.principal)) continue;
     else
       push({
         action: "declare",
