@@ -30,7 +30,7 @@ export function configRootOf(state: DesiredState, paths: readonly string[]): str
 }
 
 /** The nearest directory at or above `dir` (absolute) that holds `.git`, if any. */
-function checkoutTop(dir: string): string | undefined {
+export function checkoutTop(dir: string): string | undefined {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, ".git"))) return d;
     if (dirname(d) === d) return undefined;

@@ -31,6 +31,10 @@ interface ReportOptions {
   period: string;
   allowPartial?: boolean;
   serviceAccount: string[];
+  propose?: boolean;
+  dryRun?: boolean;
+  baseBranch?: string;
+  maxRequests: string;
 }
 
 function readSince(file: string): string {
@@ -71,6 +75,17 @@ export function registerReport(program: Command): void {
     )
     .option("--allow-partial", "exit 0 when a section could not be read (it says so)")
     .option(
+      "--propose",
+      "access: open one pull/merge request per project that turns findings into manifest edits",
+    )
+    .option("--dry-run", "with --propose: print the requests, send nothing")
+    .option("--base-branch <name>", "with --propose: the branch requests target (default: CI's)")
+    .option(
+      "--max-requests <n>",
+      "with --propose: open or refresh at most N requests a run; the rest wait for the next",
+      "20",
+    )
+    .option(
       "--issue <where>",
       "publish: github-issue or gitlab-issue, keep the month's access-review issue (report-publish.ts)",
     ) // prettier-ignore
@@ -88,6 +103,7 @@ Examples:
   phctl report access --format markdown >> "$GITHUB_STEP_SUMMARY"
   phctl report access --format json --out review.json --inactive 60d
   phctl report access --since last-month.json --format html --out review.html
+  phctl report access --propose --dry-run   # findings as pull/merge requests, one per project
   phctl report delivery --period 3m --format csv --out metrics/   # one CSV per table
   PHCTL_GIT_TOKEN=… phctl report delivery --git-api-url https://git.example.org/api/v4`,
     )
@@ -121,7 +137,16 @@ Examples:
 
       const { loadOrFail, openService, readProgress } = await import("./plan-common.js");
       const { makeAccessReport, makeDeliveryReport } = await import("../report/report.js");
-      const { state } = await loadOrFail(paths);
+      if (o.propose && kind !== "access")
+        throw userError("BAD_FLAG", "--propose turns access findings into requests: phctl report access --propose"); // prettier-ignore
+      const proposeOnly = ["dryRun", "baseBranch"].filter((k) => o[k as keyof ReportOptions] !== undefined); // prettier-ignore
+      if (!o.propose && proposeOnly.length > 0)
+        throw userError("BAD_FLAG", `--${proposeOnly[0] === "dryRun" ? "dry-run" : "base-branch"} goes with --propose: phctl report access --propose --dry-run`); // prettier-ignore
+      const maxRequests = Number(o.maxRequests);
+      if (!Number.isInteger(maxRequests) || maxRequests < 1)
+        throw userError("BAD_FLAG", `--max-requests must be a whole number of at least 1 (got ${o.maxRequests})`); // prettier-ignore
+      const loaded = await loadOrFail(paths);
+      const { state } = loaded;
       const { connection, apiUrl } = await openService(state, cmd);
       const global = cmd.optsWithGlobals<GlobalOptions & { color?: boolean }>();
       let report: Report;
@@ -152,6 +177,18 @@ Examples:
           `phctl: report ${kind}: ${s.title} could not be read: ${s.error ?? ""}${s.set?.length ? `; set ${s.set.join(" or ")}` : ""}${s.next ? `; ${s.next}` : ""}${o.allowPartial ? "" : " (--allow-partial exits 0)"}\n`,
         );
       if (failed.length > 0 && !o.allowPartial) process.exitCode = 1;
+      if (o.propose && report.kind === "access") {
+        if (report.partial)
+          throw userError("PARTIAL_REVIEW", "--propose: the review is partial (a section could not be read): nothing proposed; run it again"); // prettier-ignore
+        const { runPropose, ownersOf } = await import("./report-propose.js");
+        await runPropose(
+          report,
+          loaded,
+          { ...o, maxRequests },
+          process.env,
+          ownersOf(loaded, paths),
+        );
+      }
     });
 }
 

@@ -8,6 +8,8 @@
  *   PATCH /repos/{owner}/{repo}/issues/comments/{id}  {body} → 200; 404 unknown id
  *   GET   /repos/{owner}/{repo}/commits/{sha}/pulls   the pull requests set by setCommitPulls
  *   GET, POST /repos/{owner}/{repo}/issues, PATCH …/issues/{n}   see fake-issues.ts
+ *   git refs, commits and trees; GET, POST, PATCH pulls; a pull request's labels and
+ *   requested_reviewers (`report access --propose`)                  see fake-pulls.ts
  *
  * Auth: `Authorization: token X` or `Bearer X`. A token not listed → 401 "Bad credentials";
  * a read token on a write → 403 "Resource not accessible by integration". Defaults:
@@ -15,12 +17,14 @@
  *
  * Test controls: `seed(repo, pr, bodies)` adds comments (oldest first) by another user,
  * `comments(repo, pr)` reads them (an issue's too), `issues` (seed, list, labels: see
- * fake-issues.ts), `setCommitPulls(repo, sha, prs, {merged})`,
+ * fake-issues.ts), `git` (seedBranch, files, branches, pulls, setCollaborators: see
+ * fake-pulls.ts), `setCommitPulls(repo, sha, prs, {merged})`,
  * `failNext(method, pathRegex, status, body?, {headers, landed})` (see fake-platform.ts:
  * status 0 drops the connection; `landed` applies the write before failing), `requests`
  * (method, path with query, status of every call), `url`, `close()`. `repo` is "owner/name".
  */
 import { githubIssues, type FakeIssues } from "./fake-issues.js";
+import { githubPulls, type FakeGitHubPulls } from "./fake-pulls.js";
 import { pageOf, startFakeServer, type FakeReply, type FakeServer } from "./fake-platform.js";
 
 export const GITHUB_TOKENS = { write: "ghs_fakeWriteToken1234", read: "ghs_fakeReadToken5678" };
@@ -39,6 +43,7 @@ export interface FakeGitHub extends FakeServer {
   seed(repo: string, pr: number, bodies: readonly string[]): void;
   comments(repo: string, pr: number): FakeGitHubComment[];
   issues: Omit<FakeIssues, "route">;
+  git: Omit<FakeGitHubPulls, "route">;
   setCommitPulls(
     repo: string,
     sha: string,
@@ -89,6 +94,7 @@ export async function startFakeGitHub(
     body: { message, documentation_url: "https://docs.github.com/rest", ...extra },
   });
   const issues = githubIssues({ web, limit: GITHUB_LIMIT, error });
+  const git = githubPulls({ web, error });
 
   const server = await startFakeServer((req, url) => {
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
@@ -135,7 +141,7 @@ export async function startFakeGitHub(
       c.updated_at = new Date().toISOString();
       return { status: 200, body: c };
     }
-    const issue = issues.route(req, url);
+    const issue = issues.route(req, url) ?? git.route(req, url);
     if (issue) return issue;
     m = /^\/repos\/([^/]+\/[^/]+)\/commits\/([^/]+)\/pulls$/.exec(req.path);
     if (m && req.method === "GET") return { status: 200, body: pulls.get(`${m[1]}@${m[2]}`) ?? [] };
@@ -149,6 +155,7 @@ export async function startFakeGitHub(
     },
     comments: (repo, pr) => thread(repo, pr).map((c) => ({ ...c })),
     issues,
+    git,
     setCommitPulls(repo, sha, prNumbers, o = {}) {
       const merged = o.merged ?? true;
       pulls.set(

@@ -11,16 +11,20 @@
  *   PUT  /projects/:id/:type/:iid/notes/:note_id  {body} → 200; 404 unknown note
  *   GET  /projects/:id/repository/commits/:sha/merge_requests   set by setCommitMergeRequests
  *   GET, POST /projects/:id/issues, PUT …/issues/:iid          see fake-issues.ts
+ *   POST /projects/:id/repository/commits; GET, POST, PUT merge_requests; GET members/all
+ *   (`report access --propose`)                                see fake-pulls.ts
  *
  * Auth: the PRIVATE-TOKEN header. A token not listed → 401 "401 Unauthorized"; a read token
  * on a write → 403 "403 Forbidden". Defaults: GITLAB_TOKENS.write / GITLAB_TOKENS.read.
  *
  * Test controls: `seed(project, iid, bodies)` (merge-request notes, oldest first, by
  * another user), `notes(project, iid)`, `issueNotes(project, iid)`, `issues` (seed, list,
- * labels: see fake-issues.ts), `setCommitMergeRequests(project, sha, iids,
+ * labels: see fake-issues.ts), `git` (seedBranch, files, branches, pulls, setMembers: see
+ * fake-pulls.ts), `setCommitMergeRequests(project, sha, iids,
  * {merged})`, `failNext`, `requests`, `url`, `apiUrl`, `close()` — as in fake-github.ts.
  */
 import { gitlabIssues, type FakeIssues } from "./fake-issues.js";
+import { gitlabPulls, type FakeGitLabPulls } from "./fake-pulls.js";
 import { pageOf, startFakeServer, type FakeReply, type FakeServer } from "./fake-platform.js";
 
 export const GITLAB_TOKENS = { write: "glpat-fakeWriteToken12", read: "glpat-fakeReadToken345" };
@@ -41,6 +45,7 @@ export interface FakeGitLab extends FakeServer {
   notes(project: string, iid: number): FakeGitLabNote[];
   issueNotes(project: string, iid: number): FakeGitLabNote[];
   issues: Omit<FakeIssues, "route">;
+  git: Omit<FakeGitLabPulls, "route">;
   setCommitMergeRequests(
     project: string,
     sha: string,
@@ -86,6 +91,7 @@ export async function startFakeGitLab(
     "x-total-pages": String(p.pages),
   });
   const issues = gitlabIssues({ web: "https://gitlab.example", error, tooLong, pageHeaders });
+  const git = gitlabPulls({ web: "https://gitlab.example", error, pageHeaders });
 
   const server = await startFakeServer((req) => {
     const token = req.headers["private-token"];
@@ -120,7 +126,7 @@ export async function startFakeGitLab(
         return { status: 200, body: n };
       }
     }
-    const issue = issues.route(req, "");
+    const issue = issues.route(req, "") ?? git.route(req);
     if (issue) return issue;
     const c = /^\/api\/v4\/projects\/([^/]+)\/repository\/commits\/([^/]+)\/merge_requests$/.exec(
       req.path,
@@ -140,6 +146,7 @@ export async function startFakeGitLab(
     notes: (project, iid) => thread(project, "merge_requests", iid).map((n) => ({ ...n })),
     issueNotes: (project, iid) => thread(project, "issues", iid).map((n) => ({ ...n })),
     issues,
+    git,
     setCommitMergeRequests(project, sha, iids, o = {}) {
       const merged = o.merged ?? true;
       mrs.set(

@@ -1,0 +1,58 @@
+/**
+ * Open one request per proposal, safely again and again: the open requests carrying the
+ * label are listed once; a proposal whose branch has an open request is left alone when the
+ * request's digest is the same (nothing sent), refreshed when it changed, opened otherwise.
+ * Requests are made one after another, and at most `max` are opened or refreshed in a run:
+ * GitHub's secondary rate limit allows about 80 content-creating calls a minute and 500 an
+ * hour, and each pull request takes five; the rest are "deferred" and the next run, finding
+ * the first ones unchanged, goes on with them. A failure stops nothing else: it is reported
+ * with the proposal it belongs to.
+ */
+import type { OpenRequest, PullRequestApi } from "../ci/pull-requests.js";
+import { BRANCH_PREFIX, digestIn, PROPOSE_LABEL, type ProposedRequest } from "./request.js";
+
+export type Outcome =
+  | { request: ProposedRequest; status: "opened" | "refreshed" | "unchanged"; opened: OpenRequest }
+  | { request: ProposedRequest; status: "failed"; error: string }
+  | { request: ProposedRequest; status: "deferred" };
+
+export async function openRequests(
+  api: PullRequestApi,
+  requests: readonly ProposedRequest[],
+  o: { base: string; reviewersOf: (projects: readonly string[]) => string[]; max: number },
+): Promise<Outcome[]> {
+  let writes = 0;
+  const open = new Map(
+    (await api.listOpen(PROPOSE_LABEL, BRANCH_PREFIX)).map((r) => [r.branch, r]),
+  );
+  const out: Outcome[] = [];
+  for (const request of requests) {
+    const input = {
+      branch: request.branch,
+      base: o.base,
+      title: request.title,
+      body: request.body,
+      files: request.files,
+      message: request.message,
+      label: PROPOSE_LABEL,
+      // Nobody reviews their own removal.
+      reviewers: o.reviewersOf(request.projects).filter((r) => !request.removed.includes(r)),
+    };
+    const standing = open.get(request.branch);
+    const same = standing !== undefined && digestIn(standing.body) === request.digest;
+    if (!same && writes >= o.max) {
+      out.push({ request, status: "deferred" });
+      continue;
+    }
+    if (!same) writes++;
+    try {
+      if (standing && same) out.push({ request, status: "unchanged", opened: standing });
+      else if (standing)
+        out.push({ request, status: "refreshed", opened: await api.refresh(standing, input) });
+      else out.push({ request, status: "opened", opened: await api.open(input) });
+    } catch (e) {
+      out.push({ request, status: "failed", error: (e as Error).message });
+    }
+  }
+  return out;
+}

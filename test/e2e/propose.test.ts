@@ -1,0 +1,415 @@
+/**
+ * `phctl report access --propose` end to end: the built CLI against the reference server on
+ * loopback (seeded with last logins) and the fake GitHub or GitLab (GITHUB_API_URL,
+ * CI_API_V4_URL) holding the config's repository. Findings become one pull/merge request per
+ * project — the grant removed or declared in place, every other line as it was, the
+ * project's admins as reviewers, the label, the finding in the body — and a second run sends
+ * no write; a changed finding refreshes the open request instead of opening another; a
+ * grant a Defaults layer gives is removed by an override in the project's own file;
+ * `--dry-run` sends nothing; and the service sees exactly the access review's calls.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed, type SeedUser } from "../../src/server/seed.js";
+import { phctl } from "../helpers/cli.js";
+import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { GITLAB_TOKENS, startFakeGitLab, type FakeGitLab } from "../helpers/fake-gitlab.js";
+import type { LoggedRequest } from "../helpers/fake-platform.js";
+import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+
+const DAY = 86_400_000;
+const REVIEW_TOKEN = {
+  secret: "propose-token-41c9e2",
+  role: "system-admin",
+  parentOrganization: "acme",
+} as const;
+const ago = (days: number) =>
+  new Date(Date.now() - days * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
+const user = (username: string, days: number): SeedUser => ({
+  username,
+  firstName: username,
+  lastName: "Test",
+  externalEmail: `${username}@example.org`,
+  dateLastAccessed: ago(days),
+});
+const LABEL = "phctl-access-review";
+const REPO = "acme/config";
+
+const PROJECT = (slug: string, access: string, extra = "") => `apiVersion: phctl/v1
+kind: Project
+metadata:
+  name: ${slug}${extra}
+spec:
+  title: ${slug.toUpperCase()} # the ${slug} project
+  access:
+${access}`;
+
+const FILES = {
+  "config/phctl.yaml": "organization: acme\n",
+  "config/alpha.yaml": PROJECT("alpha", "    admins: [alice, olive]\n    developers: [dave]\n"),
+  "config/beta.yaml": PROJECT("beta", "    admins:\n      - alice\n      - erin\n"),
+  "config/gamma.yaml": PROJECT("gamma", "    admins: [alice, dave]\n"),
+};
+
+interface Scenario {
+  t: TestServer;
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** The reference server seeded like `files` declare (plus last logins), and a checkout of them. */
+async function scenario(
+  files: Record<string, string>,
+  projects: { slug: string; access: Record<string, string[]> }[],
+): Promise<Scenario> {
+  const t = await startServer({ tokens: [...Object.values(TOKENS), REVIEW_TOKEN] });
+  seed(t.server.ctx, {
+    parentOrganization: "acme",
+    users: [
+      user("alice", 2),
+      user("olive", 200),
+      user("olga", 300),
+      user("carol", 5),
+      user("dave", 3),
+      user("erin", 1),
+    ],
+    projects: projects.map((p) => ({ slug: p.slug, name: p.slug.toUpperCase(), access: p.access })), // prettier-ignore
+  });
+  const dir = mkdtempSync(join(tmpdir(), "phctl-propose-"));
+  execFileSync("git", ["init", "-q", dir]);
+  mkdirSync(join(dir, "config"));
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+  const env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: REVIEW_TOKEN.secret };
+  return { t, dir, env };
+}
+
+const LIVE = [
+  { slug: "alpha", access: { admins: ["alice", "olive"], developers: ["dave"] } },
+  { slug: "beta", access: { admins: ["alice", "erin"] } },
+  { slug: "gamma", access: { admins: ["alice", "dave"] } },
+];
+
+const writes = (log: readonly LoggedRequest[]) => log.filter((r) => r.method !== "GET");
+
+async function grant(t: TestServer, project: string, level: string, username: string) {
+  const r = await t.call("POST", `/v1/projects/${project}/${level}/users/${username}`);
+  expect(r.status).toBeLessThan(300);
+  if (r.body?.statusUrl) await t.waitJob(new URL(r.body.statusUrl, t.url).pathname);
+}
+
+describe("report access --propose on GitHub", () => {
+  let s: Scenario;
+  let gh: FakeGitHub;
+  let ciEnv: Record<string, string>;
+  beforeAll(async () => {
+    s = await scenario(FILES, LIVE);
+    gh = await startFakeGitHub();
+    gh.git.seedBranch(REPO, "main", FILES);
+    gh.git.setCollaborators(REPO, ["alice", "dave", "erin", "olive"]);
+    ciEnv = {
+      ...s.env,
+      GITHUB_ACTIONS: "true",
+      GITHUB_API_URL: gh.url,
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_TOKEN: GITHUB_TOKENS.write,
+      GITHUB_REF_NAME: "main",
+    };
+    // carol is granted live only, through the API: absent from the manifests.
+    await grant(s.t, "beta", "developers", "carol");
+  });
+  afterAll(async () => {
+    await s.t.close();
+    await gh.close();
+  });
+  const propose = (extra: string[] = [], env = ciEnv) =>
+    phctl(["report", "access", "config", "--format", "json", "--propose", ...extra], env, s.dir);
+
+  it("--dry-run prints the requests and sends nothing to the platform", async () => {
+    const r = await propose(["--dry-run"]);
+    expect(r.code).toBe(0);
+    expect(gh.requests).toEqual([]);
+    expect(r.stderr).toContain("Access review: project alpha (branch phctl/access-review/alpha");
+    expect(r.stderr).toContain("Access review: project beta (branch phctl/access-review/beta");
+    expect(r.stderr).not.toContain("project gamma");
+    expect(r.stderr).toContain("2 request(s) would be opened (--dry-run: nothing sent)");
+    // Outside CI too: no platform variable, no token needed.
+    const local = await propose(["--dry-run"], s.env);
+    expect(local.code).toBe(0);
+    expect(local.stderr).toContain("2 request(s) would be opened");
+    const alone = await phctl(["report", "access", "config", "--dry-run"], s.env, s.dir);
+    expect([alone.code, alone.stderr.trim().split("\n").length]).toEqual([1, 1]);
+    expect(alone.stderr).toContain("--dry-run goes with --propose");
+  });
+
+  it("opens one pull request per project with findings: the edit in place, admins as reviewers, the label, the finding", async () => {
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.code).toBe(0);
+    const pulls = gh.git.pulls(REPO);
+    expect(pulls.map((p) => [p.head, p.base, p.state, p.labels])).toEqual([
+      ["phctl/access-review/alpha", "main", "open", [LABEL]],
+      ["phctl/access-review/beta", "main", "open", [LABEL]],
+    ]);
+    const [alpha, beta] = pulls;
+    // olive is the one removed: she is no reviewer of her own removal.
+    expect(alpha.reviewers).toEqual(["alice"]);
+    expect(beta.reviewers).toEqual(["alice", "erin"]);
+    expect(alpha.title).toBe("Access review: project alpha");
+    expect(alpha.body).toMatch(/\| alpha \| olive \| admins \| remove \| inactive: /);
+    expect(beta.body).toMatch(/\| beta \| carol \| developers \| keep \(declare\) \| granted live/);
+
+    const onAlpha = gh.git.files(REPO, "phctl/access-review/alpha")!;
+    expect(onAlpha["config/alpha.yaml"]).toBe(
+      FILES["config/alpha.yaml"].replace("admins: [alice, olive]", "admins: [alice]"),
+    );
+    const onBeta = gh.git.files(REPO, "phctl/access-review/beta")!;
+    expect(onBeta["config/beta.yaml"]).toBe(
+      FILES["config/beta.yaml"] + "    developers: [carol]\n",
+    );
+    // Each branch is main plus its own project's edit only.
+    for (const [branch, file] of [
+      ["phctl/access-review/alpha", "config/alpha.yaml"],
+      ["phctl/access-review/beta", "config/beta.yaml"],
+    ] as const) {
+      const onBranch = gh.git.files(REPO, branch)!;
+      expect({ ...onBranch, [file]: FILES[file] }).toEqual(FILES);
+    }
+    // Nothing in the working tree was written.
+    for (const [path, text] of Object.entries(FILES))
+      expect(readFileSync(join(s.dir, path), "utf8")).toBe(text);
+  });
+
+  it("a second run opens nothing and sends no write", async () => {
+    const before = gh.requests.length;
+    const r = await propose();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    const sent = gh.requests.slice(before);
+    expect(writes(sent)).toEqual([]);
+    expect(sent.map((x) => x.path.split("?")[0])).toEqual([`/repos/${REPO}/pulls`]);
+    expect(gh.git.pulls(REPO)).toHaveLength(2);
+  });
+
+  it("a changed finding refreshes the open pull request, never a second one", async () => {
+    await grant(s.t, "beta", "reporters", "dave");
+    const before = gh.requests.length;
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(r.code).toBe(0);
+    const pulls = gh.git.pulls(REPO);
+    expect(pulls.map((p) => [p.number, p.head, p.state])).toEqual([
+      [1, "phctl/access-review/alpha", "open"],
+      [2, "phctl/access-review/beta", "open"],
+    ]);
+    expect(pulls[1].body).toMatch(/\| beta \| dave \| reporters \| keep \(declare\) \|/);
+    expect(gh.git.files(REPO, "phctl/access-review/beta")!["config/beta.yaml"]).toBe(
+      FILES["config/beta.yaml"] + "    developers: [carol]\n    reporters: [dave]\n",
+    );
+    // alpha's request was left alone: writes only for beta (tree, commit, ref, pull).
+    const sent = writes(gh.requests.slice(before));
+    expect(sent.map((x) => `${x.method} ${decodeURIComponent(x.path)}`)).toEqual([
+      `POST /repos/${REPO}/git/trees`,
+      `POST /repos/${REPO}/git/commits`,
+      `PATCH /repos/${REPO}/git/refs/heads/phctl/access-review/beta`,
+      `PATCH /repos/${REPO}/pulls/2`,
+    ]);
+  });
+
+  it("a partial review proposes nothing: one line, exit 1, no platform call", async () => {
+    await s.t.call("POST", "/_control/faults", {
+      body: { faults: [{ kind: "status500", operation: "metrics.usersSearch", times: 50 }] },
+    });
+    try {
+      const before = gh.requests.length;
+      const r = await propose(["--allow-partial"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("--propose: the review is partial");
+      expect(r.stderr).not.toMatch(/phctl: propose: /);
+      expect(gh.requests.length).toBe(before);
+    } finally {
+      await s.t.call("DELETE", "/_control/faults");
+    }
+  }, 120_000);
+
+  it("the service sees exactly the access review's calls", async () => {
+    const log = s.t.server.requestLog;
+    const calls = async (args: string[]) => {
+      const from = log.length;
+      const r = await phctl(["report", "access", "config", "--format", "json", ...args], ciEnv, s.dir); // prettier-ignore
+      expect(r.code).toBe(0);
+      return log.slice(from).map((e) => `${e.method} ${e.url}`).sort(); // prettier-ignore
+    };
+    const review = await calls([]);
+    expect(review.length).toBeGreaterThan(0);
+    expect(await calls(["--propose"])).toEqual(review);
+  });
+});
+
+describe("report access --propose: a grant a Defaults layer gives", () => {
+  const LAYERED = {
+    "config/phctl.yaml": "organization: acme\n",
+    "config/defaults.yaml": `apiVersion: phctl/v1
+kind: Defaults
+metadata: { name: contractors }
+spec:
+  select: { kind: Project, matchLabels: { vendor: contract } }
+  values:
+    access:
+      developers: [olga]
+`,
+    "config/delta.yaml": PROJECT("delta", "    admins: [alice, dave]\n", "\n  labels: { vendor: contract }"), // prettier-ignore
+    "config/epsilon.yaml": PROJECT("epsilon", "    admins: [alice, dave]\n", "\n  labels: { vendor: contract }"), // prettier-ignore
+  };
+  let s: Scenario;
+  let gh: FakeGitHub;
+  let ciEnv: Record<string, string>;
+  beforeAll(async () => {
+    s = await scenario(LAYERED, [
+      { slug: "delta", access: { admins: ["alice", "dave"], developers: ["olga"] } },
+      { slug: "epsilon", access: { admins: ["alice", "dave"], developers: ["olga"] } },
+    ]);
+    gh = await startFakeGitHub();
+    gh.git.seedBranch(REPO, "main", LAYERED);
+    ciEnv = { ...s.env, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: GITHUB_TOKENS.write }; // prettier-ignore
+  });
+  afterAll(async () => {
+    await s.t.close();
+    await gh.close();
+  });
+  const propose = () =>
+    phctl(["report", "access", "config", "--format", "json", "--propose"], ciEnv, s.dir);
+
+  it("is removed by an override in the project's own file; the layer stays as it was", async () => {
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.code).toBe(0);
+    const pulls = gh.git.pulls(REPO);
+    expect(pulls.map((p) => p.head)).toEqual(["phctl/access-review/delta", "phctl/access-review/epsilon"]); // prettier-ignore
+    for (const slug of ["delta", "epsilon"] as const) {
+      const file = `config/${slug}.yaml` as const;
+      const onBranch = gh.git.files(REPO, `phctl/access-review/${slug}`)!;
+      expect(onBranch[file]).toBe(`${LAYERED[file]}    developers: [{ $remove: olga }]\n`);
+      expect({ ...onBranch, [file]: LAYERED[file] }).toEqual(LAYERED);
+    }
+  });
+
+  it("a branch left by a closed pull request is reset and a new one opened; a reviewer GitHub refuses is said, the pull request stands", async () => {
+    const closed = await fetch(`${gh.url}/repos/${REPO}/pulls/1`, {
+      method: "PATCH",
+      headers: { authorization: `token ${GITHUB_TOKENS.write}` },
+      body: JSON.stringify({ state: "closed" }),
+    });
+    expect(closed.status).toBe(200);
+    gh.git.setCollaborators(REPO, ["alice"]);
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: #3: reviewers alice, dave not requested: 422 Reviews may only be requested from collaborators/); // prettier-ignore
+    expect(r.code).toBe(0);
+    const pulls = gh.git.pulls(REPO);
+    expect(pulls.map((p) => [p.number, p.head, p.state, p.labels])).toEqual([
+      [1, "phctl/access-review/delta", "closed", [LABEL]],
+      [2, "phctl/access-review/epsilon", "open", [LABEL]],
+      [3, "phctl/access-review/delta", "open", [LABEL]],
+    ]);
+    expect(gh.git.files(REPO, "phctl/access-review/delta")!["config/delta.yaml"]).toContain(
+      "developers: [{ $remove: olga }]",
+    );
+  });
+});
+
+describe("report access --propose on GitLab", () => {
+  let s: Scenario;
+  let gl: FakeGitLab;
+  let ciEnv: Record<string, string>;
+  const PROJECT_PATH = "acme/config";
+  beforeAll(async () => {
+    s = await scenario(FILES, LIVE);
+    gl = await startFakeGitLab();
+    gl.git.seedBranch(PROJECT_PATH, "main", FILES);
+    gl.git.setMembers(PROJECT_PATH, [
+      { id: 11, username: "alice" },
+      { id: 12, username: "erin" },
+    ]);
+    ciEnv = {
+      ...s.env,
+      GITLAB_CI: "true",
+      CI_API_V4_URL: gl.apiUrl,
+      CI_PROJECT_ID: PROJECT_PATH,
+      CI_DEFAULT_BRANCH: "main",
+      PHCTL_GITLAB_TOKEN: GITLAB_TOKENS.write,
+    };
+    await grant(s.t, "beta", "developers", "carol");
+  });
+  afterAll(async () => {
+    await s.t.close();
+    await gl.close();
+  });
+  const propose = (extra: string[] = []) =>
+    phctl(["report", "access", "config", "--format", "json", "--propose", ...extra], ciEnv, s.dir); // prettier-ignore
+
+  it("one merge request per project, again nothing, a changed finding refreshes it", async () => {
+    const first = await propose();
+    expect(first.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(first.code).toBe(0);
+    let mrs = gl.git.pulls(PROJECT_PATH);
+    expect(mrs.map((m) => [m.number, m.head, m.base, m.state, m.labels, m.reviewers])).toEqual([
+      [1, "phctl/access-review/alpha", "main", "open", [LABEL], ["alice"]],
+      [2, "phctl/access-review/beta", "main", "open", [LABEL], ["alice", "erin"]],
+    ]);
+    expect(mrs[0].body).toMatch(/\| alpha \| olive \| admins \| remove \| inactive: /);
+    expect(gl.git.files(PROJECT_PATH, "phctl/access-review/alpha")).toEqual({
+      ...FILES,
+      "config/alpha.yaml": FILES["config/alpha.yaml"].replace("admins: [alice, olive]", "admins: [alice]"), // prettier-ignore
+    });
+    expect(gl.git.files(PROJECT_PATH, "phctl/access-review/beta")).toEqual({
+      ...FILES,
+      "config/beta.yaml": `${FILES["config/beta.yaml"]}    developers: [carol]\n`,
+    });
+
+    let from = gl.requests.length;
+    const second = await propose();
+    expect(second.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(gl.requests.slice(from).map((x) => `${x.method} ${x.path.split("?")[0]}`)).toEqual([
+      `GET /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/merge_requests`,
+    ]);
+
+    await grant(s.t, "beta", "reporters", "dave");
+    from = gl.requests.length;
+    const third = await propose();
+    expect(third.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(third.code).toBe(0);
+    expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
+      `POST /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/repository/commits`,
+      `PUT /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/merge_requests/2`,
+    ]);
+    mrs = gl.git.pulls(PROJECT_PATH);
+    expect(mrs.map((m) => [m.number, m.state])).toEqual([
+      [1, "open"],
+      [2, "open"],
+    ]);
+    expect(mrs[1].body).toMatch(/\| beta \| dave \| reporters \| keep \(declare\) \|/);
+    expect(gl.git.files(PROJECT_PATH, "phctl/access-review/beta")!["config/beta.yaml"]).toBe(
+      `${FILES["config/beta.yaml"]}    developers: [carol]\n    reporters: [dave]\n`,
+    );
+  });
+
+  it("--max-requests: at most N opened or refreshed a run, the rest deferred to the next", async () => {
+    await grant(s.t, "alpha", "reporters", "erin");
+    await grant(s.t, "gamma", "developers", "carol");
+    const capped = await propose(["--max-requests", "1"]);
+    expect(capped.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(capped.stderr).toContain("propose: 1 more deferred to the next run (--max-requests 1");
+    expect(capped.code).toBe(0);
+    expect(gl.git.pulls(PROJECT_PATH).map((m) => m.head)).not.toContain("phctl/access-review/gamma"); // prettier-ignore
+    const next = await propose();
+    expect(next.stderr).toMatch(/propose: 1 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.head])).toEqual([
+      [1, "phctl/access-review/alpha"],
+      [2, "phctl/access-review/beta"],
+      [3, "phctl/access-review/gamma"],
+    ]);
+  });
+});
