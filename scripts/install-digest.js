@@ -8,7 +8,7 @@
  * checks all three agree).
  *
  * The release's `INSTALLED-SHA256` is the same digest of its whole package directory as a job
- * runs it (the tarball's files and that node_modules): the GitLab job keeps that directory in
+ * runs it (the tarball's files and that node_modules, pruned: `pruneModules`): the GitLab job keeps that directory in
  * its cache and, on a warm job, runs it only when its digest is the one the checked tarball
  * holds (no unpacking, no npm).
  *
@@ -23,7 +23,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
@@ -31,6 +31,23 @@ const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 /** The release file holding the digest of the installed package directory. */
 export const INSTALLED_FILE = "INSTALLED-SHA256";
 const LEFT_OUT = new Set(["./.package-lock.json", "./node_modules/.package-lock.json", `./${INSTALLED_FILE}`]); // prettier-ignore
+
+/**
+ * Files of an installed node_modules that Node 20 never runs (TypeScript declarations and
+ * sources, source maps, markdown): the GitLab job deletes them after `npm ci`, with the shell
+ * function `prune_modules` (the same names, case-sensitive, regular files only), so that its
+ * cache holds about half the files; INSTALLED-SHA256 is the digest of the pruned directory.
+ */
+export const PRUNED = /\.(ts|mts|cts|map|md)$/;
+
+/** Deletes the files PRUNED names under `dir`, as the GitLab job's `prune_modules` does. */
+export function pruneModules(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) pruneModules(path);
+    else if (e.isFile() && PRUNED.test(e.name)) rmSync(path);
+  }
+}
 
 /** The digest of the tree under `dir` (a node_modules, or a package directory), as the shell function computes it. */
 export function treeSha256(dir) {

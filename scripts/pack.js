@@ -18,7 +18,7 @@
  *   copy of the package, as the GitLab job does in the unpacked tarball): the action trusts a
  *   node_modules restored from its cache only when it has this digest;
  * - INSTALLED-SHA256 is the digest of that whole directory, the package's files and its
- *   node_modules: the GitLab job runs a package directory restored from its cache only when it
+ *   node_modules less what Node never runs (scripts/install-digest.js `pruneModules`): the GitLab job runs a package directory restored from its cache only when it
  *   has this digest;
  * then packs it with no script run, checks that the tarball unpacked beside that node_modules
  * has the digest INSTALLED-SHA256 says, and prints the tarball's path and SHA-256 (which covers
@@ -36,7 +36,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statS
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { INSTALLED_FILE, treeSha256 } from "./install-digest.js";
+import { INSTALLED_FILE, pruneModules, treeSha256 } from "./install-digest.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -146,13 +146,15 @@ function shrinkwrap(manifest, lockfile) {
 /**
  * Installs the staged package's dependencies as CI does, in a copy of the package (`dir`), and
  * writes both digests to the stage: node_modules.sha256, then INSTALLED_FILE (the copy's whole
- * tree, node_modules.sha256 included). Returns the latter.
+ * tree, node_modules.sha256 included, node_modules pruned as the GitLab job prunes it).
+ * Returns the latter.
  */
 function writeDigests(stage, dir) {
   cpSync(stage, dir, { recursive: true });
   npm(["ci", "--omit=dev", "--omit=optional", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], dir); // prettier-ignore
   const modules = `${treeSha256(join(dir, "node_modules"))}  node_modules\n`;
   for (const d of [stage, dir]) writeFileSync(join(d, "node_modules.sha256"), modules);
+  pruneModules(join(dir, "node_modules"));
   const installed = treeSha256(dir);
   writeFileSync(join(stage, INSTALLED_FILE), `${installed}  package\n`);
   return installed;

@@ -192,6 +192,17 @@ describe("the release tarball (scripts/pack.js)", () => {
     const js = `import { treeSha256 } from ${JSON.stringify(join(ROOT, "scripts/install-digest.js"))}; console.log(treeSha256(process.argv[1]));`; // prettier-ignore
     return execFileSync(process.execPath, ["--input-type=module", "-e", js, dir], { encoding: "utf8" }).trim(); // prettier-ignore
   };
+  const gitlabText = readFileSync(join(ROOT, "examples/.gitlab-ci.yml"), "utf8");
+  /** The unpacked package as the GitLab job leaves it: installed, then pruned by its `prune_modules` (hard links: a deletion only unlinks). */
+  let prunedDir: string | undefined;
+  const prunedPackage = () => {
+    if (prunedDir) return prunedDir;
+    const d = join(dir, "pruned");
+    execFileSync("cp", ["-al", join(app, "package"), d]);
+    const fn = /prune_modules\(\) \{[\s\S]*?; \}/.exec(gitlabText)![0];
+    execFileSync("bash", ["-eo", "pipefail", "-c", `${fn}\nprune_modules "$1"`, "bash", join(d, "node_modules")]); // prettier-ignore
+    return (prunedDir = d);
+  };
   const member = (name: string) => execFileSync("tar", ["-xzOf", tarball, `package/${name}`], { encoding: "utf8" }); // prettier-ignore
 
   it("ships node_modules.sha256, the digest of that install, as the action and the GitLab job compute it", () => {
@@ -203,13 +214,24 @@ describe("the release tarball (scripts/pack.js)", () => {
     expect(jsDigest(installed)).toBe(digest);
   });
 
-  it("ships INSTALLED-SHA256, first in the tarball: the digest of the unpacked package with that install, as the GitLab job computes it", () => {
+  it("ships INSTALLED-SHA256, first in the tarball: the digest of the unpacked package with that install, pruned, as the GitLab job computes it", () => {
     expect(execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n")[0]).toBe("package/INSTALLED-SHA256"); // prettier-ignore
     const [digest, name] = member("INSTALLED-SHA256").trim().split(/\s+/);
     expect(name).toBe("package");
-    const installed = join(app, "package");
-    expect(digestOf(shellDigest(readFileSync(join(ROOT, "examples/.gitlab-ci.yml"), "utf8")), installed)).toBe(digest); // prettier-ignore
+    const installed = prunedPackage();
+    expect(digestOf(shellDigest(gitlabText), installed)).toBe(digest);
     expect(jsDigest(installed)).toBe(digest);
+    // scripts/install-digest.js prunes the same files; about half of them, none that Node runs.
+    const jsPruned = join(dir, "pruned-js");
+    execFileSync("cp", ["-al", join(app, "package"), jsPruned]);
+    const js = `import { pruneModules } from ${JSON.stringify(join(ROOT, "scripts/install-digest.js"))}; pruneModules(process.argv[1]);`; // prettier-ignore
+    execFileSync(process.execPath, ["--input-type=module", "-e", js, join(jsPruned, "node_modules")]); // prettier-ignore
+    expect(jsDigest(jsPruned)).toBe(digest);
+    const count = (d: string, re: RegExp) => execFileSync("find", [d, "-type", "f"], { encoding: "utf8" }).split("\n").filter((f) => re.test(f)).length; // prettier-ignore
+    const modules = (d: string) => join(d, "node_modules");
+    expect(count(modules(installed), /./)).toBeLessThan(count(modules(join(app, "package")), /./) * 0.7); // prettier-ignore
+    expect(count(modules(installed), /\.(c|m)?js$|\.json$/)).toBe(count(modules(join(app, "package")), /\.(c|m)?js$|\.json$/)); // prettier-ignore
+    rmSync(jsPruned, { recursive: true, force: true });
     // Every file counts: one more changes the digest.
     const extra = join(installed, "dist/cli/extra.cjs");
     writeFileSync(extra, "\n");
@@ -234,7 +256,7 @@ describe("the release tarball (scripts/pack.js)", () => {
     const pristine = join(dir, "cache");
     mkdirSync(pristine);
     cpSync(tarball, join(pristine, "phctl.tgz"));
-    cpSync(join(app, "package"), join(pristine, "package"), { recursive: true, verbatimSymlinks: true }); // prettier-ignore
+    cpSync(prunedPackage(), join(pristine, "package"), { recursive: true, verbatimSymlinks: true }); // prettier-ignore
     const project = join(dir, "project");
     const install = join(project, ".phctl-install");
     /** A job with the cache restored (hard links: a change unlinks the file first), `change` made to it. */
@@ -309,7 +331,7 @@ describe("the release tarball (scripts/pack.js)", () => {
   }, 120_000);
 
   it("runs: validate, plan, apply, drift, report and serve against a scratch server; without its database, serve says in one line how to get it", async () => {
-    const bin = join(app, "package", pkg.bin.phctl);
+    const bin = join(prunedPackage(), pkg.bin.phctl); // as the GitLab job runs it
     const validate = await run(bin, ["validate", join(ROOT, "examples")], {
       cwd: app,
       env: { ...process.env, NODE_DEBUG: "phctl" },
