@@ -294,6 +294,18 @@ describe("the release tarball (scripts/pack.js)", () => {
     expect(existsSync(join(install, "package/dist/cli/main.js"))).toBe(true);
     expect(existsSync(join(install, "phctl.tgz"))).toBe(true);
     expect(existsSync(join(project, ".phctl-restored"))).toBe(false);
+    // The optional modules the release leaves out are never taken from the checkout.
+    for (const m of ["better-sqlite3", "canvas"]) {
+      mkdirSync(join(project, "node_modules", m), { recursive: true });
+      writeFileSync(join(project, "node_modules", m, "index.js"), 'console.log("CHECKOUT MODULE RAN"); process.exit(3);\n'); // prettier-ignore
+    }
+    const serve = spawnSync(join(install, "bin/phctl"), ["serve", "--port", "0"], { cwd: project, encoding: "utf8", timeout: 30_000 }); // prettier-ignore
+    expect(serve.stdout).not.toContain("CHECKOUT MODULE RAN");
+    expect(serve.stderr).toBe(`phctl: cannot start the server: ${SQLITE_MISSING}\n`);
+    const resolved = execFileSync(process.execPath, ["-e", 'try { require("node:module").createRequire(process.argv[1])("canvas"); } catch (e) { console.log(e.code, e.message); }', join(install, "package/dist/cli/bundle-report.cjs")], { encoding: "utf8" }); // prettier-ignore
+    expect(resolved).toBe(
+      "MODULE_NOT_FOUND Cannot find module canvas: not part of the phctl release\n",
+    );
 
     // A cached package that is not the tarball's is never run: unpacked and installed afresh
     // (the stand-in npm fails the job), the changed file gone.
