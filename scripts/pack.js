@@ -14,10 +14,15 @@
  *   installs a package's shrinkwrap as it is, so the tarball gets exactly the lockfile's
  *   versions (better-sqlite3 stays optional: `--omit=optional` leaves it out);
  * - node_modules.sha256 is the digest (scripts/install-digest.js) of what `npm ci --omit=dev
- *   --omit=optional --ignore-scripts` installs from that shrinkwrap (installed here once): CI
- *   trusts a node_modules restored from its cache only when it has this digest;
- * then packs it with no script run and prints the tarball's path and SHA-256 (which covers the
- * shrinkwrap and the digest too: the GitLab job checks it before installing).
+ *   --omit=optional --ignore-scripts` installs from that shrinkwrap (installed here once, in a
+ *   copy of the package, as the GitLab job does in the unpacked tarball): the action trusts a
+ *   node_modules restored from its cache only when it has this digest;
+ * - INSTALLED-SHA256 is the digest of that whole directory, the package's files and its
+ *   node_modules less what Node never runs (scripts/install-digest.js `pruneModules`): the GitLab job runs a package directory restored from its cache only when it
+ *   has this digest;
+ * then packs it with no script run, checks that the tarball unpacked beside that node_modules
+ * has the digest INSTALLED-SHA256 says, and prints the tarball's path and SHA-256 (which covers
+ * the shrinkwrap and both digests too: the GitLab job checks it in every job).
  *
  * `--commit` (from a clean checkout) also makes the release commit the GitHub action is pinned
  * to: HEAD's tree plus `release/`, exactly the tarball's `package/`, the built dist/ in it; its
@@ -27,11 +32,11 @@
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"; // prettier-ignore
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"; // prettier-ignore
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { treeSha256 } from "./install-digest.js";
+import { INSTALLED_FILE, pruneModules, treeSha256 } from "./install-digest.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -96,7 +101,12 @@ function releaseManifest(manifest, lockfile) {
   return {
     ...rest,
     // npm 11 packs a shrinkwrap only when `files` names it.
-    files: [...(manifest.files ?? []), "npm-shrinkwrap.json", "node_modules.sha256"],
+    files: [
+      ...(manifest.files ?? []),
+      "npm-shrinkwrap.json",
+      "node_modules.sha256",
+      INSTALLED_FILE,
+    ],
     dependencies: exact(manifest.dependencies),
     ...(manifest.optionalDependencies
       ? { optionalDependencies: exact(manifest.optionalDependencies) }
@@ -133,15 +143,37 @@ function shrinkwrap(manifest, lockfile) {
   return { ...lockfile, packages };
 }
 
-/** Installs the staged package's dependencies as CI does, elsewhere, and returns their digest. */
-function installDigest(stage) {
-  const dir = mkdtempSync(join(tmpdir(), "phctl-release-install-"));
+/**
+ * Installs the staged package's dependencies as CI does, in a copy of the package (`dir`), and
+ * writes both digests to the stage: node_modules.sha256, then INSTALLED_FILE (the copy's whole
+ * tree, node_modules.sha256 included, node_modules pruned as the GitLab job prunes it).
+ * Returns the latter.
+ */
+function writeDigests(stage, dir) {
+  cpSync(stage, dir, { recursive: true });
+  npm(["ci", "--omit=dev", "--omit=optional", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], dir); // prettier-ignore
+  const modules = `${treeSha256(join(dir, "node_modules"))}  node_modules\n`;
+  for (const d of [stage, dir]) writeFileSync(join(d, "node_modules.sha256"), modules);
+  pruneModules(join(dir, "node_modules"));
+  const installed = treeSha256(dir);
+  writeFileSync(join(stage, INSTALLED_FILE), `${installed}  package\n`);
+  return installed;
+}
+
+/** Fails unless `tarball` unpacked, with the node_modules installed in `dir`, has the digest `want`. */
+function checkInstalled(tarball, dir, want) {
+  const check = mkdtempSync(join(tmpdir(), "phctl-release-check-"));
   try {
-    for (const f of ["package.json", "npm-shrinkwrap.json"]) cpSync(join(stage, f), join(dir, f));
-    npm(["ci", "--omit=dev", "--omit=optional", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], dir); // prettier-ignore
-    return treeSha256(join(dir, "node_modules"));
+    const r = spawnSync("tar", ["-xzf", tarball, "-C", check], { stdio: "inherit" });
+    if (r.status !== 0) process.exit(1);
+    renameSync(join(dir, "node_modules"), join(check, "package/node_modules"));
+    const got = treeSha256(join(check, "package"));
+    if (got !== want) {
+      process.stderr.write(`phctl: ${tarball} unpacked and installed has the digest ${got}, not its ${INSTALLED_FILE} (${want}): npm pack changed a file; the GitLab job would never use its cache\n`); // prettier-ignore
+      process.exit(1);
+    }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(check, { recursive: true, force: true });
   }
 }
 
@@ -171,6 +203,7 @@ function releaseCommit(stage, files, version) {
 // What `npm pack` would ship (package.json `files`), copied as it is.
 const listed = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], root));
 const stage = mkdtempSync(join(tmpdir(), "phctl-release-"));
+const installDir = mkdtempSync(join(tmpdir(), "phctl-release-install-"));
 try {
   for (const { path } of listed[0].files) {
     mkdirSync(dirname(join(stage, path)), { recursive: true });
@@ -182,12 +215,13 @@ try {
     join(stage, "npm-shrinkwrap.json"),
     `${JSON.stringify(shrinkwrap(manifest, lock), null, 2)}\n`,
   );
-  writeFileSync(join(stage, "node_modules.sha256"), `${installDigest(stage)}  node_modules\n`);
+  const installed = writeDigests(stage, installDir);
   mkdirSync(out, { recursive: true });
   const packed = JSON.parse(
     npm(["pack", "--json", "--ignore-scripts", "--pack-destination", out], stage),
   );
   const tarball = join(out, packed[0].filename);
+  checkInstalled(tarball, installDir, installed);
   const sha256 = createHash("sha256").update(readFileSync(tarball)).digest("hex");
   process.stdout.write(`${tarball}\nsha256 ${sha256}\n`);
   if (commit) {
@@ -197,5 +231,5 @@ try {
     process.stdout.write(`release commit ${sha} (tag it: git tag v${manifest.version} ${sha})\n`);
   }
 } finally {
-  rmSync(stage, { recursive: true, force: true });
+  for (const d of [stage, installDir]) rmSync(d, { recursive: true, force: true });
 }
