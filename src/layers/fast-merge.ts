@@ -222,7 +222,9 @@ function ownList(
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
     if (rule.merge === "set") {
-      out[i] = String(item);
+      // A name, or a grant's mapping (`{ user: bob, expires: … }`) kept whole.
+      out[i] =
+        item !== null && typeof item === "object" ? setItem(setKey(item), item) : String(item);
       continue;
     }
     const reach = reachable
