@@ -188,7 +188,7 @@ describe("phctl render", () => {
     const r = await phctl(["render", "examples", "--out", "flat"], env, dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-      "Rendered 11 objects and 8 policies into 11 files under flat (3 Defaults layers merged in).\n",
+      "Rendered 11 objects and 8 policies into 12 files under flat (3 Defaults layers merged in).\n",
     );
     const out = join(dir, "flat");
     expect(readdirSync(out).sort()).toEqual([
