@@ -18,7 +18,7 @@ import { MAIN, runNode, serve, writeExitHook } from "./serve.js";
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
+  return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const size = arg("size", "M") as Size;
 const runs = Number(arg("runs", "5"));
@@ -43,7 +43,8 @@ type Sample = { cpuMs: number; wallMs: number };
 const samples = new Map<string, Sample[]>();
 const run = async (label: string, args: string[], ok: number[] = [0]) => {
   const r = await runNode([MAIN, ...args], { env, hook, cwd: work });
-  if (!ok.includes(r.code ?? -1)) throw new Error(`${label}: exit ${r.code}: ${r.stderr.slice(0, 500)}`);
+  if (!ok.includes(r.code ?? -1))
+    throw new Error(`${label}: exit ${r.code}: ${r.stderr.slice(0, 500)}`);
   samples.set(label, [...(samples.get(label) ?? []), { cpuMs: r.cpuMs, wallMs: r.wallMs }]);
 };
 try {
