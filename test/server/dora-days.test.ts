@@ -141,14 +141,14 @@ async function queriesDuring(run: () => Promise<unknown>) {
   const seen: { sql: string; args: unknown[] }[] = [];
   const all = db.all.bind(db);
   const get = db.get.bind(db);
-  db.all = ((sql: string, ...args: unknown[]) => {
+  db.all = (sql: string, ...args: unknown[]) => {
     if (/\bFROM pipelines\b/.test(sql)) seen.push({ sql, args });
     return all(sql, ...args);
-  });
-  db.get = ((sql: string, ...args: unknown[]) => {
+  };
+  db.get = (sql: string, ...args: unknown[]) => {
     if (/\bFROM pipelines\b/.test(sql)) seen.push({ sql, args });
     return get(sql, ...args);
-  });
+  };
   try {
     await run();
   } finally {
