@@ -2,7 +2,7 @@
  * What delegation costs at a size (issue 38: at most 10 % to validate and to a pull request's
  * plan): the generated organization's `validate` and `plan HEAD --base BASE` (one project
  * changed, as bench/pr.ts does) without and with the restriction policies of
- * examples/policies/folders.yaml and an `owners:` block in phctl.yaml; the configurations
+ * examples/policies/folders.yaml, with an `owners:` block in phctl.yaml, and with both; the configurations
  * run in turn, `--runs` times each, against one seeded server; CPU (user + system) and wall
  * of the CLI, medians. Prints a table; writes nothing.
  *
@@ -26,15 +26,25 @@ const work = mkdtempSync(join(tmpdir(), "phctl-delegation-"));
 const hook = writeExitHook(work);
 const org = generate(SIZES[size]);
 const { dir: plain, seed } = writeOrganization(org, join(work, "plain"));
-const delegated = join(work, "delegated");
-cpSync(plain, delegated, { recursive: true });
-copyFileSync(
-  join(import.meta.dirname, "../examples/policies/folders.yaml"),
-  join(delegated, "folders.yaml"),
-);
-appendFileSync(join(delegated, "phctl.yaml"), "\nowners:\n  platform: { users: [u0] }\n");
-writeHead(plain, `${plain}-head`, prSlug(org));
-writeHead(delegated, `${delegated}-head`, prSlug(org));
+// The same config with the restriction policies, with owners, and with both.
+const variant = (name: string, policies: boolean, owners: boolean) => {
+  const dir = join(work, name);
+  cpSync(plain, dir, { recursive: true });
+  if (policies)
+    copyFileSync(
+      join(import.meta.dirname, "../examples/policies/folders.yaml"),
+      join(dir, "folders.yaml"),
+    );
+  if (owners) appendFileSync(join(dir, "phctl.yaml"), "\nowners:\n  platform: { users: [u0] }\n");
+  return dir;
+};
+const configs = [
+  ["plain", plain],
+  ["restrictions", variant("restrictions", true, false)],
+  ["owners", variant("owners", false, true)],
+  ["delegated", variant("delegated", true, true)],
+] as const;
+for (const [, dir] of configs) writeHead(dir, `${dir}-head`, prSlug(org));
 
 const token = "bench-delegation-token";
 const { url, child } = await serve({ token, latency: 0, seedFile: seed });
@@ -49,10 +59,7 @@ const run = async (label: string, args: string[], ok: number[] = [0]) => {
 };
 try {
   for (let i = 0; i < runs; i++)
-    for (const [name, dir] of [
-      ["plain", plain],
-      ["delegated", delegated],
-    ] as const) {
+    for (const [name, dir] of configs) {
       await run(`validate ${name}`, ["validate", dir]);
       await run(`pr plan ${name}`, ["plan", `${dir}-head`, "--base", dir, "--format", "json"]);
     }
@@ -61,12 +68,13 @@ try {
 }
 const med = (label: string, k: keyof Sample) => median(samples.get(label)!.map((s) => s[k]));
 console.log(`size ${size}, ${runs} runs each, load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`); // prettier-ignore
-console.log("| figure | plain CPU | delegated CPU | ratio | plain wall | delegated wall |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-for (const what of ["validate", "pr plan"]) {
-  const [p, d] = [`${what} plain`, `${what} delegated`];
-  console.log(
-    `| ${what} | ${med(p, "cpuMs").toFixed(0)} ms | ${med(d, "cpuMs").toFixed(0)} ms | ${(med(d, "cpuMs") / med(p, "cpuMs")).toFixed(3)}× | ${med(p, "wallMs").toFixed(0)} ms | ${med(d, "wallMs").toFixed(0)} ms |`,
-  );
-}
+console.log("| figure | config | CPU | CPU / plain | wall |");
+console.log("| --- | --- | ---: | ---: | ---: |");
+for (const what of ["validate", "pr plan"])
+  for (const [name] of configs) {
+    const [p, d] = [`${what} plain`, `${what} ${name}`];
+    console.log(
+      `| ${what} | ${name} | ${med(d, "cpuMs").toFixed(0)} ms | ${(med(d, "cpuMs") / med(p, "cpuMs")).toFixed(3)}× | ${med(d, "wallMs").toFixed(0)} ms |`,
+    );
+  }
 rmSync(work, { recursive: true, force: true });

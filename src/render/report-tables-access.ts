@@ -44,6 +44,7 @@ function accessRowCells(r: AccessRow): Cell[] {
     t(r.email),
     t(r.since),
     t(r.sinceBasis),
+    t(r.expires),
   ];
 }
 
@@ -62,6 +63,7 @@ function accessCompact(rows: readonly AccessRow[], change?: readonly string[]) {
       r.declared ? "yes" : "no",
       r.principalKind === "user" ? login(r.lastLogin).text : "",
       sinceText(r.since, r.sinceBasis),
+      r.expires ?? "",
     ]),
   };
 }
@@ -86,6 +88,7 @@ const ACCESS_HEADERS = [
   "E-mail",
   "Since",
   "Since basis",
+  "Expires",
 ];
 const ACCESS_COMPACT = [
   "Principal",
@@ -97,6 +100,7 @@ const ACCESS_COMPACT = [
   "Declared",
   "Last login",
   "Since",
+  "Expires",
 ];
 
 /** What an unknown finding says above its rows: why, and what was found all the same. */

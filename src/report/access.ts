@@ -24,6 +24,7 @@ import type {
   LiveTeam,
   LiveUser,
 } from "../engine/readers.js";
+import { grantExpiries } from "../expiry/index.js";
 import type { DesiredState } from "../manifest/types.js";
 import { earliestSince, setSince, type SeenBefore } from "./access-since.js";
 import { findings } from "./findings.js";
@@ -125,6 +126,29 @@ function unknownLogins(input: AccessInput) {
     : { organizations: failed.map((f) => f.organization), reason: loginFailureWords(failed) };
 }
 
+/**
+ * The last day the manifests grant a row's access (src/expiry): the grant's own `expires`,
+ * the team membership's for a user team's row, and the user's own — the earliest of those
+ * that apply. No row gets a date the manifests do not write.
+ */
+function grantEnds(state: DesiredState) {
+  const e = grantExpiries(state);
+  const earliest = (...days: (string | undefined)[]) =>
+    days.filter((d): d is string => d !== undefined).sort()[0];
+  return {
+    of(slug: string, level: string, who: string, via: AccessRow["via"]): { expires?: string } {
+      const own = e.projects.get(slug)?.get(who)?.find((g) => g.level === level)?.expires;
+      const member =
+        via.kind === "userTeam" && via.team !== undefined && who.startsWith("user/")
+          ? e.teams.get(via.team)?.get(who.slice("user/".length))
+          : undefined;
+      const user = who.startsWith("user/") ? e.users.get(who.slice("user/".length)) : undefined;
+      const day = earliest(via.kind === "userTeam" ? undefined : own, member, user);
+      return day === undefined ? {} : { expires: day };
+    },
+  };
+}
+
 /** Build the access review's tables and findings. */
 export function buildAccess(input: AccessInput): AccessData {
   const declared = declaredSets(input.state);
@@ -136,6 +160,7 @@ export function buildAccess(input: AccessInput): AccessData {
     return last === undefined ? {} : { lastLogin: last };
   };
   const rows: AccessRow[] = [];
+  const ends = grantEnds(input.state);
   const userRow = (
     username: string,
     p: LiveProject,
@@ -155,6 +180,7 @@ export function buildAccess(input: AccessInput): AccessData {
       declared: isDeclared,
       ...login(username),
       ...identity(userByName.get(username)),
+      ...ends.of(p.projectSlug, level, `user/${username}`, via),
     });
 
   for (const p of input.projects) {
@@ -179,6 +205,7 @@ export function buildAccess(input: AccessInput): AccessData {
           grade: gradeOf(level),
           via: { kind: "organizationTeam", team: t },
           declared: declared.orgTeams.has(`${p.projectSlug}|${level}|${t}`),
+          ...ends.of(p.projectSlug, level, `team/${t}`, { kind: "organizationTeam", team: t }),
         });
   }
   const bySlug = new Map(input.projects.map((p) => [p.projectSlug, p]));

@@ -10,6 +10,8 @@
  * - customer-write-on-parent (high): users, or organization teams, of a customer
  *   organization (one with a parent) with write or admin on a project of the parent;
  * - service-account-admin (high): users matching a service-account pattern who hold admins;
+ * - customer-write-without-expiry (medium): users of a customer organization holding write
+ *   or admin that no `expires:` in the manifests ends (partners' access should end);
  * - never-logged-in (medium): users with no login at all (one row per user);
  * - live-only-access (medium): access the manifests do not declare (one row per access row);
  * - dormant-with-read (low): users whose last login is at least `--inactive` days ago and
@@ -56,6 +58,7 @@ export const SEVERITY: Record<FindingId, Severity> = {
   "inactive-with-write": "high",
   "customer-write-on-parent": "high",
   "service-account-admin": "high",
+  "customer-write-without-expiry": "medium",
   "never-logged-in": "medium",
   "live-only-access": "medium",
   "dormant-with-read": "low",
@@ -81,6 +84,8 @@ export function findingTitle(id: FindingId, inactiveDays: number): string {
       return "Customer organizations with write on the parent organization's projects";
     case "service-account-admin":
       return "Service accounts with admin";
+    case "customer-write-without-expiry":
+      return "Customer organizations' users with write or admin that never expires";
   }
 }
 
@@ -196,7 +201,30 @@ function serviceAdmin(i: FindingsInput): FindingRow[] {
     }));
 }
 
+/** Users of a customer organization with write or admin that no `expires:` ends. */
+function customerWithoutExpiry(i: FindingsInput): FindingRow[] {
+  const customers = new Set(
+    i.organizations.filter((o) => o.parentOrganization !== null).map((o) => o.name),
+  );
+  return i.rows
+    .filter(
+      (r) =>
+        r.principalKind === "user" &&
+        r.grade !== "read" &&
+        r.organization !== null &&
+        customers.has(r.organization) &&
+        r.expires === undefined,
+    )
+    .map((r) => ({
+      principal: r.principal,
+      project: r.project,
+      level: r.level,
+      detail: `user of ${r.organization}, ${r.level} ${via(r)}, with no end: add expires: to the grant`,
+    }));
+}
+
 const RULES: Record<FindingId, (i: FindingsInput) => FindingRow[]> = {
+  "customer-write-without-expiry": customerWithoutExpiry,
   "deactivated-with-access": deactivated,
   "dormant-with-read": dormantRead,
   "inactive-with-write": inactive,

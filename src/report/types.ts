@@ -138,6 +138,12 @@ export const AccessRow = obj(
       }),
     ),
     sinceBasis: Type.Optional(SinceBasis),
+    expires: Type.Optional(
+      Type.String({
+        description:
+          "a day, yyyy-MM-dd: the last day the manifests grant this access (`expires:` on the grant, the team membership or the user, the earliest); absent: no end",
+      }),
+    ),
   },
   "one principal × project with its level and how it is held",
 );
@@ -189,6 +195,7 @@ export const FINDING_IDS = [
   "inactive-with-write",
   "customer-write-on-parent",
   "service-account-admin",
+  "customer-write-without-expiry",
   "never-logged-in",
   "live-only-access",
   "dormant-with-read",

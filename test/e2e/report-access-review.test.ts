@@ -179,9 +179,9 @@ describe("7b: since when each access is held", () => {
     expect((await report(["--since", file, "--format", "csv", "--out", out])).code).toBe(0);
     const access = readFileSync(join(out, "access.csv"), "utf8").split("\r\n");
     expect(access[0]).toBe(
-      "Principal,Kind,Organization,Project,Level,Held,Declared,Last login,Name,E-mail,Since,Since basis",
+      "Principal,Kind,Organization,Project,Level,Held,Declared,Last login,Name,E-mail,Since,Since basis,Expires",
     );
-    expect(access.find((l) => l.startsWith("alice,user,acme,alpha,admins,"))).toMatch(new RegExp(`,${dayAgo(100)},first-seen$`)); // prettier-ignore
+    expect(access.find((l) => l.startsWith("alice,user,acme,alpha,admins,"))).toMatch(new RegExp(`,${dayAgo(100)},first-seen,$`)); // prettier-ignore
     expect(readFileSync(join(out, "users.csv"), "utf8")).toMatch(new RegExp(`\\r\\nolive,[^\\r]*,${dayAgo(100)},first-seen\\r\\n`)); // prettier-ignore
     const html = join(dir, "7b.html");
     expect((await report(["--since", file, "--format", "html", "--out", html])).code).toBe(0);

@@ -154,7 +154,7 @@ describe("report access", () => {
       expect.arrayContaining(["access.csv", "findings.csv", "users.csv"]),
     );
     expect(readFileSync(join(out, "access.csv"), "utf8").split("\r\n")[0]).toBe(
-      "Principal,Kind,Organization,Project,Level,Held,Declared,Last login,Name,E-mail,Since,Since basis",
+      "Principal,Kind,Organization,Project,Level,Held,Declared,Last login,Name,E-mail,Since,Since basis,Expires",
     );
     const one = await report(["access", "--format", "csv", "--out", join(dir, "users.csv")]);
     expect(one.code).toBe(0);

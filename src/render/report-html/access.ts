@@ -158,6 +158,7 @@ const ROW_COLUMNS: Column<AccessRow>[] = [
   { head: "Name", cell: (r) => dash(r.name) },
   { head: "E-mail", cell: (r) => dash(r.email) },
   { head: "Since", cell: (r) => sinceText(r.since, r.sinceBasis) || "—" },
+  { head: "Expires", cell: (r) => r.expires ?? "—" },
 ];
 
 function changes(c: AccessChanges): Html {
