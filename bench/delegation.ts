@@ -1,6 +1,6 @@
 /**
  * What delegation costs at a size (issue 38: at most 10 % to validate and to a pull request's
- * plan): the generated organization's `validate` and `plan HEAD --base BASE` (one project
+ * plan): the generated organization (with the examples' starter policies) — its `validate` and `plan HEAD --base BASE` (one project
  * changed, as bench/pr.ts does) without and with the restriction policies of
  * examples/policies/folders.yaml, with an `owners:` block in phctl.yaml, and with both; the configurations
  * run in turn, `--runs` times each, against one seeded server; CPU (user + system) and wall
@@ -26,6 +26,10 @@ const work = mkdtempSync(join(tmpdir(), "phctl-delegation-"));
 const hook = writeExitHook(work);
 const org = generate(SIZES[size]);
 const { dir: plain, seed } = writeOrganization(org, join(work, "plain"));
+// Every configuration has the examples' starter policies: the policy engine's start (cel-js,
+// compiling the rules) is paid by any config with a policy, not by restrictions.
+for (const f of ["access.yaml", "projects.yaml", "repositories.yaml"])
+  copyFileSync(join(import.meta.dirname, "../examples/policies", f), join(plain, f));
 // The same config with the restriction policies, with owners, and with both.
 const variant = (name: string, policies: boolean, owners: boolean) => {
   const dir = join(work, name);
