@@ -13,31 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessReport } from "../../src/report/types.js";
 import { seed } from "../../src/server/seed.js";
 import { phctl } from "../helpers/cli.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { ago, reportToken, seedUser, startReportServer } from "../helpers/report-seed.js";
+import type { TestServer } from "../helpers/server.js";
 
-const DAY = 86_400_000;
-const TOKEN = {
-  secret: "review-token-4e7b19",
-  role: "system-admin",
-  parentOrganization: "acme",
-} as const;
-const ago = (days: number) =>
-  new Date(Date.now() - days * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
+const TOKEN = reportToken("review-token-4e7b19");
 const dayAgo = (days: number) => ago(days).slice(0, 10);
-const user = (username: string, o: Record<string, unknown> = {}) => ({
-  username,
-  firstName: username[0].toUpperCase() + username.slice(1),
-  lastName: "Test",
-  externalEmail: `${username}@example.org`,
-  ...o,
-});
+const user = (username: string, o: Record<string, unknown> = {}) =>
+  seedUser(username, o, username[0].toUpperCase() + username.slice(1));
 
 let t: TestServer;
 let dir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startServer({ tokens: [...Object.values(TOKENS), TOKEN] });
+  t = await startReportServer(TOKEN);
   seed(t.server.ctx, {
     parentOrganization: "acme",
     organizations: [{ name: "partner", parent: "acme" }],

@@ -22,23 +22,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { seed } from "../../src/server/seed.js";
 import { phctl } from "../helpers/cli.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { ago, reportToken, seedUser, startReportServer } from "../helpers/report-seed.js";
+import type { TestServer } from "../helpers/server.js";
 
-const DAY = 86_400_000;
-const REPORT_TOKEN = {
-  secret: "report-token-8c1d57",
-  role: "system-admin",
-  parentOrganization: "acme",
-} as const;
-const ago = (days: number) =>
-  new Date(Date.now() - days * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
-const user = (username: string, o: Record<string, unknown> = {}) => ({
-  username,
-  firstName: username,
-  lastName: "Test",
-  externalEmail: `${username}@example.org`,
-  ...o,
-});
+const REPORT_TOKEN = reportToken("report-token-8c1d57");
+const user = (username: string, o: Record<string, unknown> = {}) => seedUser(username, o);
 
 let t: TestServer;
 let dir: string;
@@ -47,7 +35,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   // A token of its own: the helper's short ones ("t-admin") occur inside report words
   // ("service-account-admin") and would be masked there.
-  t = await startServer({ tokens: [...Object.values(TOKENS), REPORT_TOKEN] });
+  t = await startReportServer(REPORT_TOKEN);
   seed(t.server.ctx, {
     parentOrganization: "acme",
     organizations: [{ name: "partner", parent: "acme" }],

@@ -14,27 +14,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessReport, Finding } from "../../src/report/types.js";
 import { seed } from "../../src/server/seed.js";
 import { phctl, type Run } from "../helpers/cli.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { ago, reportToken, seedUser, startReportServer } from "../helpers/report-seed.js";
+import type { TestServer } from "../helpers/server.js";
 
-const DAY = 86_400_000;
 /** A token no report word contains (a short one would be masked inside words). */
-const TOKEN = { secret: "lastlogin-token-7e21c9", role: "system-admin", parentOrganization: "acme" } as const; // prettier-ignore
-const ago = (days: number) =>
-  new Date(Date.now() - days * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
-const user = (username: string, o: Record<string, unknown> = {}) => ({
-  username,
-  firstName: username,
-  lastName: "Test",
-  externalEmail: `${username}@example.org`,
-  ...o,
-});
+const TOKEN = reportToken("lastlogin-token-7e21c9");
+const user = (username: string, o: Record<string, unknown> = {}) => seedUser(username, o);
 
 let t: TestServer;
 let dir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startServer({ tokens: [...Object.values(TOKENS), TOKEN] });
+  t = await startReportServer(TOKEN);
   seed(t.server.ctx, {
     parentOrganization: "acme",
     organizations: [{ name: "partner", parent: "acme" }],
