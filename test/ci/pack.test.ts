@@ -54,13 +54,13 @@ describe("the npm package", () => {
     expect(files).toContain(pkg.bin.phctl);
     expect(files).toEqual(expect.arrayContaining(["schemas/plan.schema.json", "schemas/manifest.schema.json", "schemas/validators.cjs"])); // prettier-ignore
     // Each bundle with its V8 code cache (src/cli/bundle-load.ts).
-    const bundles = files.filter((f) => /^dist\/cli\/bundle-[a-z-]+\.cjs$/.test(f));
+    const bundles = files.filter((f) => /^dist\/cli\/bundle-[a-z0-9-]+\.cjs$/.test(f));
     expect(bundles.length).toBeGreaterThan(10);
     for (const b of bundles) expect(files).toContain(`${b}.v8cache`);
     // No per-file tsc output (the bundles hold it), no documents, sources or source maps.
     const rest = files.filter(
       (f) =>
-        !/^dist\/cli\/(main\.c?js|bundle-[a-z-]+\.cjs(\.v8cache)?)$/.test(f) &&
+        !/^dist\/cli\/(main\.c?js|bundle-[a-z0-9-]+\.cjs(\.v8cache)?)$/.test(f) &&
         !f.startsWith("schemas/"),
     );
     expect(rest.sort()).toEqual(["LICENSE", "README.md", "package.json"]);
@@ -69,7 +69,7 @@ describe("the npm package", () => {
       const text = readFileSync(join(ROOT, f), "utf8");
       for (const [, rel] of text.matchAll(/require\("(\.\.?\/[^"]+)"\)/g))
         expect(files, `${f} requires ${rel}`).toContain(join("dist/cli", rel));
-      for (const [, name] of text.matchAll(/"(bundle-[a-z-]+\.cjs)"/g))
+      for (const [, name] of text.matchAll(/"(bundle-[a-z0-9-]+\.cjs)"/g))
         expect(files, `${f} loads ${name}`).toContain(`dist/cli/${name}`);
     }
   });
@@ -313,7 +313,7 @@ describe("the release tarball (scripts/pack.js)", () => {
       ["a changed bundle", (c) => replace(join(c, "package/dist/cli/bundle-validate.cjs"), "process.exit(42);\n")], // prettier-ignore
       ["a file added", (c) => writeFileSync(join(c, "package/dist/cli/bundle-extra.cjs"), "process.exit(42);\n")], // prettier-ignore
       ["a changed dependency", (c) => replace(join(c, "package/node_modules/ajv/dist/ajv.js"), "process.exit(42);\n")], // prettier-ignore
-      ["a changed package.json", (c) => replace(join(c, "package/package.json"), readFileSync(join(c, "package/package.json"), "utf8").replace("dist/cli/main.js", "dist/cli/bundle-extra.cjs"))], // prettier-ignore
+      ["a changed package.json", (c) => replace(join(c, "package/package.json"), readFileSync(join(c, "package/package.json"), "utf8").replace(pkg.bin.phctl, "dist/cli/bundle-extra.cjs"))], // prettier-ignore
     ];
     for (const [what, change] of poisons) {
       const r = job(change);

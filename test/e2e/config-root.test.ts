@@ -45,7 +45,7 @@ describe("phctl validate with no path", () => {
     const r = await phctl(["validate", "--format", "json"], {}, join(root, "config/projects"));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("phctl: validating .. (it holds phctl.yaml)\n");
-    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { errors: 0, files: 12 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { errors: 0, files: 13 } });
   });
 
   it("with no phctl.yaml near: one line saying so and what to pass, exit 1", async () => {
