@@ -137,7 +137,10 @@ function grantEnds(state: DesiredState) {
     days.filter((d): d is string => d !== undefined).sort()[0];
   return {
     of(slug: string, level: string, who: string, via: AccessRow["via"]): { expires?: string } {
-      const own = e.projects.get(slug)?.get(who)?.find((g) => g.level === level)?.expires;
+      const own = e.projects
+        .get(slug)
+        ?.get(who)
+        ?.find((g) => g.level === level)?.expires;
       const member =
         via.kind === "userTeam" && via.team !== undefined && who.startsWith("user/")
           ? e.teams.get(via.team)?.get(who.slice("user/".length))
