@@ -5,7 +5,7 @@
  * users of a customer organization who hold write or admin with no end are a finding
  * (pkumar of linaro-partner); lchen's dated grant is not.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,5 +60,30 @@ describe("the access review and expiring grants", () => {
       "Customer organizations' users with write or admin that never expires",
     );
     expect(md.stdout).toMatch(/\| lchen[^\n]*\| mbed-tls \| maintainers \|[^\n]*\| 2030-06-30 \|/);
+  });
+
+  it("an expired grant still live is due for removal, not access granted live only", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const file = join(dir, "examples/projects/mbed-tls.yaml");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("expires: 2030-06-30", `expires: ${yesterday}`),
+    );
+    const r = await phctl(
+      ["report", "access", "examples", "--format", "json", "--out", "expired.json"],
+      env,
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "expired.json"), "utf8")) as AccessReport;
+    const row = report.rows.find(
+      (x) => x.principal === "lchen" && x.project === "mbed-tls" && x.level === "maintainers",
+    );
+    expect(row).toMatchObject({ declared: false, expires: yesterday });
+    const liveOnly = report.findings.find((f) => f.id === "live-only-access")!;
+    expect(liveOnly.rows.filter((x) => x.principal === "lchen")).toEqual([]);
+    // The plan says what happens to it.
+    const plan = await phctl(["plan", "examples"], env, dir);
+    expect(plan.stdout).toContain(`expired on ${yesterday}`);
   });
 });
