@@ -37,7 +37,10 @@ export async function readReportFile(file: string): Promise<Report> {
   // ajv as saved-plan.ts loads it (a bundle keeps no import()).
   const mod = createRequire(import.meta.url)("ajv") as { default: new (o: object) => Ajv };
   const validate = new mod.default({ strict: false, allErrors: false }).compile(Report);
-  if (!validate(data)) {
+  // A plain boolean: whether ajv's type guard narrows `data` depends on how deep TypeScript
+  // follows the report's schema type, which the type-aware lint did not always agree on.
+  const valid: boolean = validate(data);
+  if (!valid) {
     const first = validate.errors?.[0];
     const where = first
       ? `${first.instancePath || "/"} ${first.message ?? ""}`
