@@ -15,7 +15,7 @@
 import { GitHubClient } from "./github.js";
 import type { OpenRequest, PullRequestApi, RequestInput } from "./pull-requests.js";
 import { CiHttpError } from "./retry.js";
-import { isNumbered, itemsOf } from "./shape.js";
+import { isNumbered, itemsOf, shaAt } from "./shape.js";
 
 interface RawPull {
   number: number;
@@ -25,6 +25,9 @@ interface RawPull {
   head: { ref: string };
   labels?: { name?: string }[];
 }
+
+/** Where a SHA is read from, for the error when it is not there. */
+const at = (what: string) => ({ what, setting: "GITHUB_API_URL" });
 
 const toRequest = (p: RawPull): OpenRequest => ({
   number: p.number,
@@ -64,11 +67,13 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
           "GET /repos/{owner}/{repo}/git/ref/{ref}",
           { ...this.where, ref: `heads/${branch}` },
         );
+        const head = shaAt(ref, ["object", "sha"], at("GET /repos/{owner}/{repo}/git/ref/{ref}"));
         const { data: commit } = await this.octokit.request(
           "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
-          { ...this.where, commit_sha: ref.object.sha },
+          { ...this.where, commit_sha: head },
         );
-        return { commit: ref.object.sha, tree: commit.tree.sha };
+        const what = "GET /repos/{owner}/{repo}/git/commits/{commit_sha}";
+        return { commit: head, tree: shaAt(commit, ["tree", "sha"], at(what)) };
       })();
       this.bases.set(branch, found);
     }
@@ -90,10 +95,10 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
     const { data: commit } = await this.octokit.request("POST /repos/{owner}/{repo}/git/commits", {
       ...this.where,
       message: input.message,
-      tree: tree.sha,
+      tree: shaAt(tree, ["sha"], at("POST /repos/{owner}/{repo}/git/trees")),
       parents: [base.commit],
     });
-    return commit.sha;
+    return shaAt(commit, ["sha"], at("POST /repos/{owner}/{repo}/git/commits"));
   }
 
   /** Point the branch at `sha`, whatever it held (phctl's own branch). */

@@ -7,7 +7,7 @@
 import type { Comment } from "./sticky.js";
 import { GitLabClient } from "./gitlab.js";
 import type { Issue, IssueApi, IssueEdit } from "./issues.js";
-import { isNumbered, itemsOf } from "./shape.js";
+import { isNumbered } from "./shape.js";
 
 interface RawIssue {
   iid: number;
@@ -33,24 +33,12 @@ function toIssue(i: RawIssue): Issue {
 
 export class GitLabIssueClient extends GitLabClient implements IssueApi {
   async listIssues(label: string): Promise<Issue[]> {
-    const out: Issue[] = [];
-    let page = "1";
-    // X-Next-Page is empty on the last page; the bound guards against a server that loops.
-    for (let i = 0; page && i < 10_000; i++) {
-      const { data, headers } = await this.call(
-        "GET",
-        `/issues?labels=${encodeURIComponent(label)}&order_by=created_at&sort=asc&per_page=100&page=${page}`,
-      );
-      const issues = itemsOf(data, {
-        what: "GET /issues",
-        setting: "CI_API_V4_URL",
-        fits: isNumbered("iid", "title"),
-      }) as unknown as RawIssue[];
-      for (const raw of issues) out.push(toIssue(raw));
-      const next = headers["x-next-page"];
-      page = typeof next === "string" ? next.trim() : "";
-    }
-    return out;
+    const issues = await this.allPages(
+      `/issues?labels=${encodeURIComponent(label)}&order_by=created_at&sort=asc`,
+      "GET /issues",
+      isNumbered("iid", "title"),
+    );
+    return (issues as unknown as RawIssue[]).map(toIssue);
   }
 
   async createIssue(input: { title: string; body: string; label: string }): Promise<Issue> {

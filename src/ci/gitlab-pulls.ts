@@ -29,29 +29,24 @@ const toRequest = (m: RawMergeRequest): OpenRequest => ({
   ...(m.web_url ? { url: m.web_url } : {}),
 });
 
+/** A project member as GitLab lists one: an id and a username. */
+const isMember = (x: unknown): x is { id: number; username: string } =>
+  typeof x === "object" &&
+  x !== null &&
+  typeof (x as { id?: unknown }).id === "number" &&
+  typeof (x as { username?: unknown }).username === "string";
+
 export class GitLabPullClient extends GitLabClient implements PullRequestApi {
   private readonly members = new Map<string, Promise<number | undefined>>();
 
   async listOpen(label: string): Promise<OpenRequest[]> {
     // The label is set in the same call that opens the request: it alone finds them.
-    const out: OpenRequest[] = [];
-    let page = "1";
-    // X-Next-Page is empty on the last page; the bound guards against a server that loops.
-    for (let i = 0; page && i < 10_000; i++) {
-      const { data, headers } = await this.call(
-        "GET",
-        `/merge_requests?state=opened&labels=${encodeURIComponent(label)}&per_page=100&page=${page}`,
-      );
-      const mrs = itemsOf(data, {
-        what: "GET /merge_requests",
-        setting: "CI_API_V4_URL",
-        fits: isNumbered("iid", "title"),
-      }) as unknown as RawMergeRequest[];
-      for (const m of mrs) out.push(toRequest(m));
-      const next = headers["x-next-page"];
-      page = typeof next === "string" ? next.trim() : "";
-    }
-    return out;
+    const mrs = await this.allPages(
+      `/merge_requests?state=opened&labels=${encodeURIComponent(label)}`,
+      "GET /merge_requests",
+      isNumbered("iid", "title"),
+    );
+    return (mrs as unknown as RawMergeRequest[]).map(toRequest);
   }
 
   /** A project member's id by username (undefined: not a member, so not a reviewer). */
@@ -63,9 +58,13 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
           "GET",
           `/members/all?query=${encodeURIComponent(username)}&per_page=100`,
         );
-        const list = Array.isArray(data) ? (data as { id?: unknown; username?: unknown }[]) : [];
-        const m = list.find((x) => x.username === username && typeof x.id === "number");
-        return m ? (m.id as number) : undefined;
+        // Another shape is an error, never "not a member": a reviewer is not dropped unseen.
+        const list = itemsOf(data, {
+          what: "GET /members/all",
+          setting: "CI_API_V4_URL",
+          fits: isMember,
+        });
+        return list.find((x) => x.username === username)?.id;
       })();
       this.members.set(username, found);
     }
@@ -87,7 +86,7 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
   }
 
   async open(input: RequestInput): Promise<OpenRequest> {
-    await this.commit(input);
+    // Reviewers first: a member list that cannot be read stops it before any write.
     const users = input.reviewers.filter((r) => !r.includes("/"));
     const ids: number[] = [];
     const unknown: string[] = [];
@@ -96,6 +95,7 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
       if (id === undefined) unknown.push(r);
       else ids.push(id);
     }
+    await this.commit(input);
     const { data } = await this.call("POST", "/merge_requests", {
       source_branch: input.branch,
       target_branch: input.base,

@@ -123,6 +123,25 @@ export class GitLabClient implements PlatformClient {
     );
   }
 
+  /** Every page of a list answer (X-Next-Page), each item checked (shape.ts). */
+  protected async allPages<T>(
+    path: string,
+    what: string,
+    fits: (x: unknown) => x is T,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    const joint = path.includes("?") ? "&" : "?";
+    let page = "1";
+    // X-Next-Page is empty on the last page; the bound guards against a server that loops.
+    for (let i = 0; page && i < 10_000; i++) {
+      const { data, headers } = await this.call("GET", `${path}${joint}per_page=100&page=${page}`);
+      out.push(...itemsOf(data, { what, setting: "CI_API_V4_URL", fits }));
+      const next = headers["x-next-page"];
+      page = typeof next === "string" ? next.trim() : "";
+    }
+    return out;
+  }
+
   private notesPath(thread: Thread): string {
     return `/${thread.type === "pull" ? "merge_requests" : "issues"}/${thread.number}/notes`;
   }
@@ -140,24 +159,12 @@ export class GitLabClient implements PlatformClient {
   }
 
   async list(thread: Thread): Promise<Comment[]> {
-    const out: Comment[] = [];
-    let page = "1";
-    // X-Next-Page is empty on the last page; the bound guards against a server that loops.
-    for (let i = 0; page && i < 10_000; i++) {
-      const { data, headers } = await this.call(
-        "GET",
-        `${this.notesPath(thread)}?sort=asc&order_by=created_at&per_page=100&page=${page}`,
-      );
-      const notes = itemsOf(data, {
-        what: `GET ${this.notesPath(thread)}`,
-        setting: "CI_API_V4_URL",
-        fits: isComment,
-      }) as Note[];
-      for (const n of notes) if (!n.system) out.push(this.toComment(thread, n));
-      const next = headers["x-next-page"];
-      page = typeof next === "string" ? next.trim() : "";
-    }
-    return out;
+    const notes = (await this.allPages(
+      `${this.notesPath(thread)}?sort=asc&order_by=created_at`,
+      `GET ${this.notesPath(thread)}`,
+      isComment,
+    )) as Note[];
+    return notes.filter((n) => !n.system).map((n) => this.toComment(thread, n));
   }
 
   async create(thread: Thread, body: string): Promise<Comment> {

@@ -45,3 +45,21 @@ export const isNumbered =
   (field: "number" | "iid", ...texts: string[]) =>
   (x: unknown): x is Record<string, unknown> =>
     isObject(x) && typeof x[field] === "number" && texts.every((t) => typeof x[t] === "string");
+
+/**
+ * The commit or tree SHA at `path` of an answer (`["object", "sha"]`); an error naming the
+ * call and the URL setting when there is none — a branch is never pointed at `undefined`.
+ */
+export function shaAt(
+  data: unknown,
+  path: readonly string[],
+  o: { what: string; setting: string },
+): string {
+  let v: unknown = data;
+  for (const k of path) v = isObject(v) ? v[k] : undefined;
+  if (typeof v === "string" && /^[0-9a-f]{40}$/.test(v)) return v;
+  throw userError(
+    "PLATFORM_SHAPE",
+    `the answer to ${o.what} has no ${path.join(".")} (got ${describe(v)}): check that ${o.setting} is the API's base URL; nothing was sent after it`,
+  );
+}
