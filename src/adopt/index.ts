@@ -122,8 +122,9 @@ export function adopt(input: AdoptInput): AdoptResult {
       continue;
     }
     const ended = input.state.expiries?.get(e.key);
-    if (ended?.expired) {
+    if (ended?.expired && !absentLive(e)) {
       // Not drift to keep: the manifest ends it (`expires:`); adopting would grant it again.
+      // (Its entry may go: `report access --propose` deletes the entries of ended grants.)
       skip(
         `expired on ${ended.expires} (${ended.source.file}:${ended.source.line}): apply removes it; to keep it, write a later expires`,
       );

@@ -11,6 +11,7 @@
 import type { AccessLevel } from "../api/schemas.js";
 import type { FieldChange, PlanEntry } from "../engine/plan.js";
 import { DEFAULTS } from "../manifest/schema/common.js";
+import { grantee } from "../manifest/schema/expires.js";
 import { docId } from "./file-text.js";
 import { getIn, type Op, type Seg } from "./ops.js";
 import { absentLive, field, type PlaceContext, type Placed } from "./place-common.js";
@@ -53,7 +54,7 @@ function eachChange(e: PlanEntry, one: (c: FieldChange) => Op | undefined): Plac
 /** An item of a list: added when live has it, dropped when live lacks it. */
 function listItem(e: PlanEntry, path: Seg[], item: string): Op {
   return absentLive(e)
-    ? { op: "drop", path, item: (x) => x === item, keep: 1 }
+    ? { op: "drop", path, item: (x) => grantee(x) === item, keep: 1 }
     : { op: "add", path, value: item };
 }
 
@@ -65,7 +66,7 @@ function accessOps(e: PlanEntry, ctx: PlaceContext, list: "users" | "organizatio
   const now = getIn(ctx.value, at);
   if (absentLive(e)) {
     const path = Array.isArray(now) ? (list === "users" ? at : undefined) : [...at, list];
-    return path ? [{ op: "drop", path, item: (x) => x === member, keep: 1 }] : [];
+    return path ? [{ op: "drop", path, item: (x) => grantee(x) === member, keep: 1 }] : [];
   }
   if (now === undefined || now === null)
     return [{ op: "set", path: at, value: list === "users" ? [member] : { [list]: [member] } }];

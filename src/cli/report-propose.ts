@@ -1,6 +1,6 @@
 /**
- * `phctl report access --propose`: the review's findings as pull requests (GitHub) or merge
- * requests (GitLab), one per project, with the project's owners as reviewers and each
+ * `phctl report access --propose`: the review's findings, and the entries of grants whose
+ * `expires:` has passed, as pull requests (GitHub) or merge requests (GitLab), one per project, with the project's owners as reviewers and each
  * finding as the reason (src/propose/). The edits are computed as `drift --adopt` computes
  * them — the right file, the right layer, every other line kept — and checked by loading the
  * config again; nothing in the working tree is written. `--dry-run` prints what would be
@@ -56,13 +56,18 @@ export async function runPropose(
   env: NodeJS.ProcessEnv = process.env,
   reviewersOf: (projects: readonly string[]) => string[],
 ): Promise<void> {
-  const [{ accessEdits }, { proposalFiles }, { requestOf }] = await Promise.all([
-    import("../propose/edits.js"),
-    import("../propose/files.js"),
-    import("../propose/request.js"),
-  ]);
+  const [{ accessEdits, expiredEdits, sorted }, { proposalFiles }, { requestOf }, { expiringOf }] =
+    await Promise.all([
+      import("../propose/edits.js"),
+      import("../propose/files.js"),
+      import("../propose/request.js"),
+      import("../expiry/index.js"),
+    ]);
   const say = (s: string) => process.stderr.write(`phctl: ${s}\n`);
-  const { edits, notProposed } = accessEdits(report);
+  const found = accessEdits(report);
+  const ended = expiredEdits(expiringOf(loaded.state));
+  const edits = sorted([...found.edits, ...ended.edits]);
+  const notProposed = [...found.notProposed, ...ended.notProposed];
   const { proposals, notWritten } = proposalFiles(edits, loaded);
   const top = checkoutTop(resolve(process.cwd())) ?? resolve(process.cwd());
   const toRepo = (file: string) => relative(top, resolve(file)).split(sep).join("/");

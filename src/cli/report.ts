@@ -76,7 +76,7 @@ export function registerReport(program: Command): void {
     .option("--allow-partial", "exit 0 when a section could not be read (it says so)")
     .option(
       "--propose",
-      "access: open one pull/merge request per project that turns findings into manifest edits",
+      "access: open one pull/merge request per project that turns findings (and ended grants) into manifest edits",
     )
     .option("--dry-run", "with --propose: print the requests, send nothing")
     .option("--base-branch <name>", "with --propose: the branch requests target (default: CI's)")

@@ -7,24 +7,36 @@
  *   declare is removed (a grant held through a team is the team's to change);
  * - live-only-access: each grant held directly on a project the manifests declare is
  *   declared, so the project's owners decide — merge to keep it, close and the next apply
- *   removes it (a project no manifest declares is not the config's yet).
+ *   removes it (a project no manifest declares is not the config's yet); a grant whose
+ *   `expires:` has passed is not declared again (it ended: see below);
+ * - expired (expiredEdits): each user's or organization team's grant on a project whose
+ *   `expires:` has passed (its own, or its user's) is deleted from the manifest: it counts as
+ *   absent already, so the edit changes nothing live — the apply removes a grant still live
+ *   either way — it only tidies what the manifests say.
  */
+import type { ExpiringGrant } from "../expiry/index.js";
 import type { AccessReport, AccessRow, FindingId } from "../report/types.js";
 
-export type EditAction = "remove" | "declare";
+export type EditAction = "remove" | "declare" | "expired";
+
+/** What an edit is proposed for: a finding of the review, or a grant that expired. */
+export type EditCause = FindingId | "expired";
 
 export interface ProposedEdit {
   action: EditAction;
   project: string;
   level: string;
+  /** The user, or with `team` the organization team's path. */
   username: string;
-  finding: FindingId;
+  /** The grantee is an organization team. */
+  team?: true;
+  finding: EditCause;
   /** Why, for people: the finding's own words. */
   reason: string;
 }
 
 export interface NotProposed {
-  finding: FindingId;
+  finding: EditCause;
   principal: string;
   project?: string;
   why: string;
@@ -83,8 +95,10 @@ export function accessEdits(report: AccessReport): AccessEdits {
   }
 
   const declared = new Set(report.projects.filter((p) => p.declared).map((p) => p.project));
+  const today = report.generatedAt.slice(0, 10);
   for (const r of report.rows) {
-    if (r.declared) continue;
+    // A grant whose date passed is not declared: expiredEdits deletes its entry instead.
+    if (r.declared || (r.expires !== undefined && r.expires < today)) continue;
     const skip = (why: string) =>
       notProposed.push({
         finding: "live-only-access",
@@ -109,7 +123,56 @@ export function accessEdits(report: AccessReport): AccessEdits {
           "granted live, absent from the manifests: merge to keep it, close to have the next apply remove it",
       });
   }
-  const order = (e: ProposedEdit) => `${e.project}\u0000${e.level}\u0000${e.username}`;
-  edits.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-  return { edits, notProposed };
+  return { edits: sorted(edits), notProposed };
+}
+
+const editOrder = (e: ProposedEdit) =>
+  `${e.project}\u0000${e.level}\u0000${e.team ? 1 : 0}\u0000${e.username}`;
+
+/** Edits in a stable order: project, level, users before teams, name. */
+export function sorted(edits: ProposedEdit[]): ProposedEdit[] {
+  return edits.sort((a, b) =>
+    editOrder(a) < editOrder(b) ? -1 : editOrder(a) > editOrder(b) ? 1 : 0,
+  );
+}
+
+const PROJECT_GRANT = /^project\/([^/]+)\/access\/([^/]+)\/(user|team)\/(.+)$/;
+const MEMBERSHIP = /^team\/([^/]+)\/member\/(.+)$/;
+
+/**
+ * The expired grants on projects (the load's `expiringOf`, status "expired") as edits that
+ * delete their manifest entries. A team membership that expired is listed as not proposed
+ * (requests are per project); a user's or service account's own date leaves nothing to
+ * delete (accounts are made inactive, never deleted).
+ */
+export function expiredEdits(expiring: readonly ExpiringGrant[]): AccessEdits {
+  const edits: ProposedEdit[] = [];
+  const notProposed: NotProposed[] = [];
+  for (const g of expiring) {
+    if (g.status !== "expired") continue;
+    const m = PROJECT_GRANT.exec(g.key);
+    if (m) {
+      const ended = g.viaUser
+        ? `user ${g.viaUser.slice("user/".length)}'s access ended on ${g.expires}`
+        : `expired on ${g.expires}`;
+      edits.push({
+        action: "expired",
+        project: m[1],
+        level: m[2],
+        username: m[4],
+        ...(m[3] === "team" ? { team: true as const } : {}),
+        finding: "expired",
+        reason: `${ended} (${g.source.file}:${g.source.line}): it counts as absent already; merge to delete the entry`,
+      });
+      continue;
+    }
+    const member = MEMBERSHIP.exec(g.key);
+    if (member)
+      notProposed.push({
+        finding: "expired",
+        principal: member[2],
+        why: `membership of team ${member[1]} expired on ${g.expires}: delete it at ${g.source.file}:${g.source.line}`,
+      });
+  }
+  return { edits: sorted(edits), notProposed };
 }

@@ -25,14 +25,20 @@ export interface ProposalFiles {
   notWritten: { edit: ProposedEdit; why: string }[];
 }
 
-const accessKey = (e: ProposedEdit) => `project/${e.project}/access/${e.level}/user/${e.username}`;
+const accessKey = (e: ProposedEdit) =>
+  `project/${e.project}/access/${e.level}/${e.team ? "team" : "user"}/${e.username}`;
+
+/** Whether the edit deletes a declared grant (the inactive user's, or one that expired). */
+const deletes = (e: ProposedEdit) => e.action !== "declare";
 
 function entryOf(e: ProposedEdit): PlanEntry {
-  const fields = { project: e.project, level: e.level, username: e.username };
-  const remove = e.action === "remove";
+  const fields = e.team
+    ? { project: e.project, level: e.level, team: e.username }
+    : { project: e.project, level: e.level, username: e.username };
+  const remove = deletes(e);
   return {
     key: accessKey(e),
-    kind: "ProjectAccess",
+    kind: e.team ? "ProjectTeamAccess" : "ProjectAccess",
     // Removing a declared grant: "declared, absent live"; declaring one: "live, undeclared".
     action: remove ? "create" : "delete",
     before: remove ? null : fields,
@@ -93,10 +99,9 @@ export function proposalFiles(
     stats: { objectsRead: 0, apiCalls: 0, durationMs: 0 },
     fingerprints: {},
   };
-  // The review read the grant live (or its absence): that is the evidence adoption asks for.
-  const journalDone = edits
-    .filter((e) => e.action === "remove")
-    .map((e) => `create ${accessKey(e)}`);
+  // The review read the grant live, or the manifests say it ended: the evidence adoption
+  // asks for before it deletes a declaration.
+  const journalDone = edits.filter(deletes).map((e) => `create ${accessKey(e)}`);
   const result = adopt({
     plan,
     state: input.state,

@@ -52,6 +52,7 @@ function fit(rows: readonly string[], room: number): string[] {
 const WORDS = {
   remove: "remove",
   declare: "keep (declare)",
+  expired: "delete the ended entry",
 } as const;
 
 /**
@@ -64,13 +65,13 @@ export function requestOf(p: Proposal, toRepoPath: (file: string) => string): Pr
     p.projects.length === 1 ? `project ${p.projects[0]}` : `projects ${p.projects.join(", ")}`;
   const rows = p.edits.map(
     (e) =>
-      `| ${e.project} | ${e.username} | ${e.level} | ${WORDS[e.action]} | ${e.reason.replace(/\|/g, "\\|")} |`,
+      `| ${e.project} | ${e.team ? `team ${e.username}` : e.username} | ${e.level} | ${WORDS[e.action]} | ${e.reason.replace(/\|/g, "\\|")} |`,
   );
   const fileLine = `Files: ${files.map((f) => `\`${f.path}\``).join(", ")}`;
   const head = [
     `phctl's access review proposes ${p.edits.length} change${p.edits.length === 1 ? "" : "s"} to the access of ${what}.`,
     "",
-    "| project | user | level | proposal | why |",
+    "| project | who | level | proposal | why |",
     "| --- | --- | --- | --- | --- |",
   ];
   const tail = [
@@ -78,6 +79,12 @@ export function requestOf(p: Proposal, toRepoPath: (file: string) => string): Pr
     "Merge to carry it out: the apply after the merge makes the change. To decline, close it:",
     "an inactive user keeps their access (the next review proposes it again while the finding",
     "stands), and access granted live only is removed by the next apply.",
+    ...(p.edits.some((e) => e.action === "expired")
+      ? [
+          "An ended grant counts as absent whether or not this merges: deleting its entry",
+          "only keeps the manifests saying what is granted.",
+        ]
+      : []),
     "",
     "The branch is phctl's: the next review leaves this request alone while it proposes the",
     "same, and replaces the branch's commit when the proposal changes.",
@@ -89,7 +96,9 @@ export function requestOf(p: Proposal, toRepoPath: (file: string) => string): Pr
   const body = [...head, ...fit(rows, BODY_BUDGET - [...head, ...tail].join("\n").length), ...tail].join("\n"); // prettier-ignore
   return {
     projects: p.projects,
-    removed: [...new Set(p.edits.filter((e) => e.action === "remove").map((e) => e.username))],
+    removed: [
+      ...new Set(p.edits.filter((e) => e.action !== "declare" && !e.team).map((e) => e.username)),
+    ],
     branch: `${BRANCH_PREFIX}${p.projects[0]}`,
     title: `Access review: ${what}`,
     body,

@@ -413,3 +413,66 @@ describe("report access --propose on GitLab", () => {
     ]);
   });
 });
+
+describe("report access --propose: grants whose expires has passed", () => {
+  const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+  const ENDED = day(-2);
+  const LATER = day(300);
+  const EXPIRING = {
+    "config/phctl.yaml": "organization: acme\n",
+    // carol's grant ended and is still live (the next apply removes it); dave's ended and is
+    // gone live; erin's runs on.
+    "config/alpha.yaml": PROJECT("alpha", `    admins: [alice]\n    developers: [dave, { user: carol, expires: ${ENDED} }]\n`), // prettier-ignore
+    "config/beta.yaml": PROJECT("beta", `    admins: [alice, erin]\n    reporters:\n      - { user: dave, expires: ${ENDED} } # contractor\n      - carol\n`), // prettier-ignore
+    "config/gamma.yaml": PROJECT("gamma", `    admins: [alice, { user: erin, expires: ${LATER} }]\n`), // prettier-ignore
+  };
+  let s: Scenario;
+  let gh: FakeGitHub;
+  let ciEnv: Record<string, string>;
+  beforeAll(async () => {
+    s = await scenario(EXPIRING, [
+      { slug: "alpha", access: { admins: ["alice"], developers: ["dave", "carol"] } },
+      { slug: "beta", access: { admins: ["alice", "erin"], reporters: ["carol"] } },
+      { slug: "gamma", access: { admins: ["alice", "erin"] } },
+    ]);
+    gh = await startFakeGitHub();
+    gh.git.seedBranch(REPO, "main", EXPIRING);
+    gh.git.setCollaborators(REPO, ["alice", "erin"]);
+    ciEnv = { ...s.env, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: GITHUB_TOKENS.write }; // prettier-ignore
+  });
+  afterAll(async () => {
+    await s.t.close();
+    await gh.close();
+  });
+  const propose = () =>
+    phctl(["report", "access", "config", "--format", "json", "--propose"], ciEnv, s.dir);
+
+  it("each ended entry is deleted in a pull request of its project, live or gone; the grant still live is not declared again; twice opens nothing", async () => {
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.code).toBe(0);
+    const pulls = gh.git.pulls(REPO);
+    expect(pulls.map((p) => [p.head, p.reviewers])).toEqual([
+      ["phctl/access-review/alpha", ["alice"]],
+      ["phctl/access-review/beta", ["alice", "erin"]],
+    ]);
+    expect(pulls[0].body).toMatch(
+      new RegExp(`\\| alpha \\| carol \\| developers \\| delete the ended entry \\| expired on ${ENDED} \\(config/alpha\\.yaml:9\\)`), // prettier-ignore
+    );
+    expect(pulls[0].body).not.toContain("keep (declare)");
+    expect(pulls[1].body).toMatch(/\| beta \| dave \| reporters \| delete the ended entry \|/);
+    expect(gh.git.files(REPO, "phctl/access-review/alpha")).toEqual({
+      ...EXPIRING,
+      "config/alpha.yaml": EXPIRING["config/alpha.yaml"].replace(`, { user: carol, expires: ${ENDED} }`, ""), // prettier-ignore
+    });
+    expect(gh.git.files(REPO, "phctl/access-review/beta")).toEqual({
+      ...EXPIRING,
+      "config/beta.yaml": EXPIRING["config/beta.yaml"].replace(`      - { user: dave, expires: ${ENDED} } # contractor\n`, ""), // prettier-ignore
+    });
+
+    const before = gh.requests.length;
+    const again = await propose();
+    expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(writes(gh.requests.slice(before))).toEqual([]);
+  });
+});

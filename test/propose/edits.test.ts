@@ -32,4 +32,20 @@ describe("accessEdits", () => {
       { finding: "inactive-with-write", principal: inactive, project: "extra", why: "held through user team ops: change the team" }, // prettier-ignore
     ]);
   });
+
+  it("a live grant whose expires has passed is not declared again: its entry is the expired edit's to delete", () => {
+    const report = accessFixture();
+    const today = report.generatedAt.slice(0, 10);
+    const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10); // prettier-ignore
+    report.projects.push({ ...report.projects[0], project: "extra", declared: true });
+    const row = { ...report.rows[0], project: "extra", via: { kind: "direct" as const }, level: "reporters", grade: "read" as const, declared: false }; // prettier-ignore
+    report.rows.push(
+      { ...row, principal: "ended", expires: yesterday },
+      { ...row, principal: "lasts", expires: today },
+    );
+    const { edits } = accessEdits(report);
+    expect(edits.filter((e) => e.project === "extra").map((e) => [e.action, e.username])).toEqual([
+      ["declare", "lasts"],
+    ]);
+  });
 });
