@@ -5,7 +5,8 @@
  * written `org/team`) and its label. A refresh writes a new commit on the base and moves the
  * branch to it (force), then edits the body. Calls: the open pull requests (one per 100),
  * the base's ref and commit (once per run), then per pull request opened 6 (tree, commit,
- * ref, pull, label, reviewers) and per refresh 4 (tree, commit, ref, pull).
+ * ref, pull, label, reviewers), per refresh 4 (tree, commit, ref, pull), per withdrawal 2
+ * (comment, close).
  *
  * GitHub adds a label in a call of its own after the pull request exists, so a run stopped
  * between the two leaves a pull request without it: the open ones are matched by branch
@@ -165,5 +166,18 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       body: input.body,
     });
     return toRequest(data);
+  }
+
+  async withdraw(request: OpenRequest, why: string): Promise<void> {
+    await this.octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...this.where,
+      issue_number: request.number,
+      body: why,
+    });
+    await this.octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...this.where,
+      pull_number: request.number,
+      state: "closed",
+    });
   }
 }

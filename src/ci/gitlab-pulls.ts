@@ -7,7 +7,7 @@
  * among the project's members by username (one call per reviewer, once per run; a username
  * that is no member is noted and left out). Calls: the open merge requests with the label
  * (one per 100), then per merge request opened 2 plus the reviewers not looked up yet, per
- * refresh 2.
+ * refresh 2, per withdrawal 2 (note, close).
  */
 import { GitLabClient } from "./gitlab.js";
 import type { OpenRequest, PullRequestApi, RequestInput } from "./pull-requests.js";
@@ -118,5 +118,10 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
       description: input.body,
     });
     return toRequest(data as RawMergeRequest);
+  }
+
+  async withdraw(request: OpenRequest, why: string): Promise<void> {
+    await this.call("POST", `/merge_requests/${request.number}/notes`, { body: why });
+    await this.call("PUT", `/merge_requests/${request.number}`, { state_event: "close" });
   }
 }

@@ -8,7 +8,8 @@
  * one of phctl's) are listed first, and a request whose branch is already open is updated in
  * place (new commit on the same branch, new body) only when its content changed — never a
  * second request for the same branch. The branches are phctl's own: one left behind by a
- * closed request is reset to the base plus the new commit.
+ * closed request is reset to the base plus the new commit. A request that proposes what no
+ * longer stands is withdrawn: a comment says why, then it is closed.
  */
 import type { CiContext } from "./platform.js";
 import { GitHubPullClient } from "./github-pulls.js";
@@ -53,6 +54,8 @@ export interface PullRequestApi {
   open(input: RequestInput): Promise<OpenRequest>;
   /** Replace the branch's commit with one of `files` on `base`, and the request's body. */
   refresh(request: OpenRequest, input: RequestInput): Promise<OpenRequest>;
+  /** Say why on the request, then close it (the branch stays: the next open resets it). */
+  withdraw(request: OpenRequest, why: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -56,13 +56,17 @@ export async function runPropose(
   env: NodeJS.ProcessEnv = process.env,
   reviewersOf: (projects: readonly string[]) => string[],
 ): Promise<void> {
-  const [{ accessEdits, expiredEdits, sorted }, { proposalFiles }, { requestOf }, { expiringOf }] =
-    await Promise.all([
-      import("../propose/edits.js"),
-      import("../propose/files.js"),
-      import("../propose/request.js"),
-      import("../expiry/index.js"),
-    ]);
+  const [
+    { accessEdits, expiredEdits, sorted },
+    { proposalFiles },
+    { requestOf, BRANCH_PREFIX },
+    { expiringOf },
+  ] = await Promise.all([
+    import("../propose/edits.js"),
+    import("../propose/files.js"),
+    import("../propose/request.js"),
+    import("../expiry/index.js"),
+  ]);
   const say = (s: string) => process.stderr.write(`phctl: ${s}\n`);
   const found = accessEdits(report);
   const ended = expiredEdits(expiringOf(loaded.state));
@@ -78,10 +82,8 @@ export async function runPropose(
     );
   for (const n of notWritten)
     say(`not proposed: ${n.edit.finding} ${n.edit.username} on ${n.edit.project}: ${n.why}`);
-  if (requests.length === 0) {
-    say("propose: no finding calls for a manifest edit; nothing to open");
-    return;
-  }
+  if (requests.length === 0) say("propose: no finding calls for a manifest edit; nothing to open");
+  if (requests.length === 0 && o.dryRun) return;
   if (o.dryRun) {
     for (const r of requests) {
       const removed = new Set(r.removed);
@@ -99,7 +101,15 @@ export async function runPropose(
       import("../propose/open.js"),
       import("../ci/publish.js"),
     ]);
-  const ctx = detectContext(env);
+  // Nothing to open: requests an earlier run opened may still be withdrawn, where a
+  // platform and its token are at hand; without them there is nothing more to do.
+  let ctx: ReturnType<typeof detectContext> | undefined;
+  try {
+    ctx = detectContext(env);
+  } catch (e) {
+    if (requests.length > 0) throw e;
+  }
+  if (!ctx || (!ctx.token && requests.length === 0)) return;
   if (!ctx.token)
     throw userError(
       "NO_CI_TOKEN",
@@ -109,10 +119,17 @@ export async function runPropose(
     o.baseBranch ?? env.CI_DEFAULT_BRANCH ?? env.GITHUB_BASE_REF ?? env.GITHUB_REF_NAME ?? "main";
   const client = openPullClient(ctx, ctx.token);
   try {
-    const outcomes = await openRequests(client, requests, {
+    // A standing request of a reviewed project with nothing left to propose is withdrawn.
+    const reviewed = new Set(report.projects.map((p) => p.project));
+    const busy = new Set([...edits.map((e) => e.project), ...notWritten.map((n) => n.edit.project)]); // prettier-ignore
+    const { outcomes, withdrawals } = await openRequests(client, requests, {
       base,
       reviewersOf,
       max: o.maxRequests,
+      stale: (branch) => {
+        const project = branch.slice(BRANCH_PREFIX.length);
+        return reviewed.has(project) && !busy.has(project);
+      },
     });
     let failed = 0;
     for (const r of outcomes) {
@@ -127,9 +144,19 @@ export async function runPropose(
         for (const n of r.opened.notes ?? []) say(`propose: #${r.opened.number}: ${n}`);
       }
     }
-    const count = (s: string) => outcomes.filter((x) => x.status === s).length;
+    for (const w of withdrawals) {
+      const what = `#${w.standing.number} ${w.standing.title}`;
+      if (w.status === "withdrawn") say(`propose: closed ${what}: nothing in it stands any more`);
+      else if (w.status === "failed") {
+        failed++;
+        say(`propose: ${what}: could not close it: ${w.error}`);
+      }
+    }
+    const count = (s: string) =>
+      outcomes.filter((x) => x.status === s).length +
+      withdrawals.filter((x) => x.status === s).length;
     say(
-      `propose: ${count("opened")} opened, ${count("refreshed")} refreshed, ${count("unchanged")} unchanged, ${failed} failed`,
+      `propose: ${count("opened")} opened, ${count("refreshed")} refreshed, ${count("unchanged")} unchanged, ${count("withdrawn")} closed, ${failed} failed`,
     );
     if (count("deferred") > 0)
       say(

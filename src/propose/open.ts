@@ -7,6 +7,10 @@
  * hour, and each pull request takes five; the rest are "deferred" and the next run, finding
  * the first ones unchanged, goes on with them. A failure stops nothing else: it is reported
  * with the proposal it belongs to.
+ *
+ * An open request on one of phctl's branches that no proposal of this run wants, and that the
+ * caller says this review covers (`stale`: its project was reviewed and has nothing left to
+ * propose), is withdrawn: a comment says why, then it is closed — within the same `max`.
  */
 import type { OpenRequest, PullRequestApi } from "../ci/pull-requests.js";
 import { BRANCH_PREFIX, digestIn, PROPOSE_LABEL, type ProposedRequest } from "./request.js";
@@ -16,11 +20,26 @@ export type Outcome =
   | { request: ProposedRequest; status: "failed"; error: string }
   | { request: ProposedRequest; status: "deferred" };
 
+/** What became of a standing request no proposal wants any more. */
+export type Withdrawal =
+  | { standing: OpenRequest; status: "withdrawn" | "deferred" }
+  | { standing: OpenRequest; status: "failed"; error: string };
+
+/** The comment a withdrawn request gets. */
+export const WITHDRAWN =
+  "phctl's access review no longer proposes this: the findings it carried are gone (the access changed, the user signed in again, or the grant was declared or ended). Closed by `phctl report access --propose`; a later review opens a new request if a finding returns.";
+
 export async function openRequests(
   api: PullRequestApi,
   requests: readonly ProposedRequest[],
-  o: { base: string; reviewersOf: (projects: readonly string[]) => string[]; max: number },
-): Promise<Outcome[]> {
+  o: {
+    base: string;
+    reviewersOf: (projects: readonly string[]) => string[];
+    max: number;
+    /** Whether a standing request on this branch may be withdrawn (default: none may). */
+    stale?: (branch: string) => boolean;
+  },
+): Promise<{ outcomes: Outcome[]; withdrawals: Withdrawal[] }> {
   let writes = 0;
   const open = new Map(
     (await api.listOpen(PROPOSE_LABEL, BRANCH_PREFIX)).map((r) => [r.branch, r]),
@@ -54,5 +73,22 @@ export async function openRequests(
       out.push({ request, status: "failed", error: (e as Error).message });
     }
   }
-  return out;
+  const wanted = new Set(requests.map((r) => r.branch));
+  const withdrawals: Withdrawal[] = [];
+  for (const standing of open.values()) {
+    if (wanted.has(standing.branch) || !standing.branch.startsWith(BRANCH_PREFIX)) continue;
+    if (!o.stale?.(standing.branch)) continue;
+    if (writes >= o.max) {
+      withdrawals.push({ standing, status: "deferred" });
+      continue;
+    }
+    writes++;
+    try {
+      await api.withdraw(standing, WITHDRAWN);
+      withdrawals.push({ standing, status: "withdrawn" });
+    } catch (e) {
+      withdrawals.push({ standing, status: "failed", error: (e as Error).message });
+    }
+  }
+  return { outcomes: out, withdrawals };
 }

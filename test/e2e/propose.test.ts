@@ -146,7 +146,7 @@ describe("report access --propose on GitHub", () => {
 
   it("opens one pull request per project with findings: the edit in place, admins as reviewers, the label, the finding", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.head, p.base, p.state, p.labels])).toEqual([
@@ -186,7 +186,7 @@ describe("report access --propose on GitHub", () => {
     const before = gh.requests.length;
     const r = await propose();
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
     const sent = gh.requests.slice(before);
     expect(writes(sent)).toEqual([]);
     expect(sent.map((x) => x.path.split("?")[0])).toEqual([`/repos/${REPO}/pulls`]);
@@ -197,7 +197,7 @@ describe("report access --propose on GitHub", () => {
     await grant(s.t, "beta", "reporters", "dave");
     const before = gh.requests.length;
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.number, p.head, p.state])).toEqual([
@@ -246,6 +246,36 @@ describe("report access --propose on GitHub", () => {
     expect(review.length).toBeGreaterThan(0);
     expect(await calls(["--propose"])).toEqual(review);
   });
+  it("a request whose findings are gone is closed with a comment saying why, once", async () => {
+    // olive's admin grant on alpha went, live and in the manifests (the request merged by hand).
+    const r0 = await s.t.call("DELETE", "/v1/projects/alpha/admins/users/olive");
+    expect(r0.status).toBeLessThan(300);
+    if (r0.body?.statusUrl) await s.t.waitJob(new URL(r0.body.statusUrl, s.t.url).pathname);
+    const alpha = join(s.dir, "config/alpha.yaml");
+    writeFileSync(alpha, FILES["config/alpha.yaml"].replace("admins: [alice, olive]", "admins: [alice]")); // prettier-ignore
+    try {
+      const before = gh.requests.length;
+      const r = await propose();
+      expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 1 closed, 0 failed/);
+      expect(r.stderr).toContain("propose: closed #1 Access review: project alpha: nothing in it stands any more"); // prettier-ignore
+      expect(r.code).toBe(0);
+      expect(writes(gh.requests.slice(before)).map((x) => `${x.method} ${x.path}`)).toEqual([
+        `POST /repos/${REPO}/issues/1/comments`,
+        `PATCH /repos/${REPO}/pulls/1`,
+      ]);
+      expect(gh.git.pulls(REPO).map((p) => [p.number, p.state])).toEqual([
+        [1, "closed"],
+        [2, "open"],
+      ]);
+      expect(gh.comments(REPO, 1).map((c) => c.body)).toEqual([
+        expect.stringMatching(/^phctl's access review no longer proposes this/),
+      ]);
+      const again = await propose();
+      expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 0 closed, 0 failed/); // prettier-ignore
+    } finally {
+      writeFileSync(alpha, FILES["config/alpha.yaml"]);
+    }
+  });
 });
 
 describe("report access --propose: a grant a Defaults layer gives", () => {
@@ -284,7 +314,7 @@ spec:
 
   it("is removed by an override in the project's own file; the layer stays as it was", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => p.head)).toEqual(["phctl/access-review/delta", "phctl/access-review/epsilon"]); // prettier-ignore
@@ -305,7 +335,7 @@ spec:
     expect(closed.status).toBe(200);
     gh.git.setCollaborators(REPO, ["alice"]);
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 closed, 0 failed/);
     expect(r.stderr).toMatch(/propose: #3: reviewers alice, dave not requested: 422 Reviews may only be requested from collaborators/); // prettier-ignore
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
@@ -352,7 +382,7 @@ describe("report access --propose on GitLab", () => {
 
   it("one merge request per project, again nothing, a changed finding refreshes it", async () => {
     const first = await propose();
-    expect(first.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(first.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(first.code).toBe(0);
     let mrs = gl.git.pulls(PROJECT_PATH);
     expect(mrs.map((m) => [m.number, m.head, m.base, m.state, m.labels, m.reviewers])).toEqual([
@@ -371,7 +401,9 @@ describe("report access --propose on GitLab", () => {
 
     let from = gl.requests.length;
     const second = await propose();
-    expect(second.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(second.stderr).toMatch(
+      /propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/,
+    );
     expect(gl.requests.slice(from).map((x) => `${x.method} ${x.path.split("?")[0]}`)).toEqual([
       `GET /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/merge_requests`,
     ]);
@@ -379,7 +411,7 @@ describe("report access --propose on GitLab", () => {
     await grant(s.t, "beta", "reporters", "dave");
     from = gl.requests.length;
     const third = await propose();
-    expect(third.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(third.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/);
     expect(third.code).toBe(0);
     expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
       `POST /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/repository/commits`,
@@ -400,16 +432,41 @@ describe("report access --propose on GitLab", () => {
     await grant(s.t, "alpha", "reporters", "erin");
     await grant(s.t, "gamma", "developers", "carol");
     const capped = await propose(["--max-requests", "1"]);
-    expect(capped.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 failed/);
+    expect(capped.stderr).toMatch(
+      /propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/,
+    );
     expect(capped.stderr).toContain("propose: 1 more deferred to the next run (--max-requests 1");
     expect(capped.code).toBe(0);
     expect(gl.git.pulls(PROJECT_PATH).map((m) => m.head)).not.toContain("phctl/access-review/gamma"); // prettier-ignore
     const next = await propose();
-    expect(next.stderr).toMatch(/propose: 1 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(next.stderr).toMatch(/propose: 1 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
     expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.head])).toEqual([
       [1, "phctl/access-review/alpha"],
       [2, "phctl/access-review/beta"],
       [3, "phctl/access-review/gamma"],
+    ]);
+  });
+  it("a merge request whose findings are gone is closed with a note", async () => {
+    // carol's live-only grant on gamma went: gamma's merge request proposes nothing now.
+    const r0 = await s.t.call("DELETE", "/v1/projects/gamma/developers/users/carol");
+    expect(r0.status).toBeLessThan(300);
+    if (r0.body?.statusUrl) await s.t.waitJob(new URL(r0.body.statusUrl, s.t.url).pathname);
+    const from = gl.requests.length;
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 1 closed, 0 failed/);
+    expect(r.code).toBe(0);
+    const project = encodeURIComponent(PROJECT_PATH);
+    expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
+      `POST /api/v4/projects/${project}/merge_requests/3/notes`,
+      `PUT /api/v4/projects/${project}/merge_requests/3`,
+    ]);
+    expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.state])).toEqual([
+      [1, "open"],
+      [2, "open"],
+      [3, "closed"],
+    ]);
+    expect(gl.notes(PROJECT_PATH, 3).map((n) => n.body)).toEqual([
+      expect.stringMatching(/^phctl's access review no longer proposes this/),
     ]);
   });
 });
@@ -449,7 +506,7 @@ describe("report access --propose: grants whose expires has passed", () => {
 
   it("each ended entry is deleted in a pull request of its project, live or gone; the grant still live is not declared again; twice opens nothing", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.head, p.reviewers])).toEqual([
@@ -472,7 +529,7 @@ describe("report access --propose: grants whose expires has passed", () => {
 
     const before = gh.requests.length;
     const again = await propose();
-    expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 failed/);
+    expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
     expect(writes(gh.requests.slice(before))).toEqual([]);
   });
 });
