@@ -43,7 +43,7 @@ describe("the npm package", () => {
     expect(pkg.engines.node).toBe(">=20");
   });
 
-  it("ships only what runs: the CLI's entry, its bundles with their code caches, the schemas, README and LICENSE", () => {
+  it("ships what runs — the CLI's entry, its bundles with their code caches, the schemas — and the documents README links to: docs/*.md, CHANGELOG, LICENSE", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: ROOT,
       encoding: "utf8",
@@ -57,13 +57,19 @@ describe("the npm package", () => {
     const bundles = files.filter((f) => /^dist\/cli\/bundle-[a-z0-9-]+\.cjs$/.test(f));
     expect(bundles.length).toBeGreaterThan(10);
     for (const b of bundles) expect(files).toContain(`${b}.v8cache`);
-    // No per-file tsc output (the bundles hold it), no documents, sources or source maps.
+    // No per-file tsc output (the bundles hold it), no sources or source maps, no images.
     const rest = files.filter(
       (f) =>
         !/^dist\/cli\/(main\.c?js|bundle-[a-z0-9-]+\.cjs(\.v8cache)?)$/.test(f) &&
         !f.startsWith("schemas/"),
     );
-    expect(rest.sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(rest.sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "docs/api.md", "docs/design.md", "package.json"]); // prettier-ignore
+    // README's links to documents resolve in the installed package too (examples/ and bench/
+    // are the repository's: npm's registry page resolves them against `repository`).
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const linked = [...readme.matchAll(/\]\(((?:docs\/[^)#\s]+\.md)|CHANGELOG\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]); // prettier-ignore
+    expect(linked.length).toBeGreaterThan(2);
+    for (const l of linked) expect(files, `README links ${l}`).toContain(l);
     // What the shipped entries require by a relative path is shipped.
     for (const f of files.filter((f) => /^dist\/cli\/.*\.c?js$/.test(f))) {
       const text = readFileSync(join(ROOT, f), "utf8");
