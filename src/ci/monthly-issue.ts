@@ -11,11 +11,11 @@
  *
  * Two runs at the same time may both find nothing and both create: after a create the list is
  * read again and the oldest stays, the newer closed as its duplicate (its body loses the
- * marker). A create that failed without an answer is looked for before it is sent again.
+ * marker). A create that failed without an answer is looked for before it is sent again
+ * (tracking-issue.ts, as for the drift issue).
  */
 import type { Issue, IssueApi } from "./issues.js";
-import { CiHttpError } from "./retry.js";
-import { carriesMarker } from "./sticky.js";
+import { closeDuplicates, createOnce, listOurs } from "./tracking-issue.js";
 
 /** The label of the access-review issues. */
 export const ACCESS_REVIEW_LABEL = "phctl-access-review";
@@ -56,45 +56,15 @@ export async function keepMonthlyIssue(
   i: MonthlyIssueInput,
 ): Promise<MonthlyIssueResult> {
   const marker = monthlyMarker(i.kind, i.key, i.month);
+  const kind = { label: i.label, markers: [marker], duplicateBody };
   const body = `${marker}\n${i.body}`;
-  const ours = async () =>
-    (await api.listIssues(i.label))
-      .filter((x) => carriesMarker(x.body, marker))
-      .sort((a, b) => a.number - b.number);
-  /** Keep the oldest; close the other open ones as its duplicates. */
-  const dedupe = async (found: Issue[]) => {
-    const duplicates: number[] = [];
-    for (const d of found.slice(1).filter((x) => x.state === "open")) {
-      await api.editIssue(d.number, { body: duplicateBody(found[0].number), state: "closed", reason: "not_planned" }); // prettier-ignore
-      duplicates.push(d.number);
-    }
-    return duplicates;
-  };
-
-  const found = await ours();
+  const found = await listOurs(api, kind);
   if (found.length) {
-    const duplicates = await dedupe(found);
+    // The oldest stays, open or closed (a review done stays done).
+    const duplicates = await closeDuplicates(api, kind, found, found[0].number);
     const issue = await api.editIssue(found[0].number, { title: i.title, body });
     return { action: "updated", issue: { ...found[0], ...issue }, duplicates, labelDropped: false, recovered: false }; // prettier-ignore
   }
-
-  let created: Issue | undefined;
-  let recovered = false;
-  for (let attempt = 1; !created; attempt++) {
-    try {
-      created = await api.createIssue({ title: i.title, body, label: i.label });
-    } catch (e) {
-      if (!(e instanceof CiHttpError) || !e.ambiguous) throw e;
-      // It may have landed: look before sending it again.
-      created = (await ours())[0];
-      recovered = created !== undefined;
-      if (!created && attempt >= 2) throw e;
-    }
-  }
-  const labelDropped = !created.labels.includes(i.label);
-  // Another run may have created one too: the oldest stays.
-  const after = labelDropped ? [created] : await ours();
-  const kept = after[0] ?? created;
-  const duplicates = await dedupe(after.length ? after : [created]);
-  return { action: "opened", issue: kept, duplicates, labelDropped, recovered };
+  const { issue, duplicates, labelDropped, recovered } = await createOnce(api, kind, { title: i.title, body }); // prettier-ignore
+  return { action: "opened", issue, duplicates, labelDropped, recovered };
 }

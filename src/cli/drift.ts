@@ -3,9 +3,9 @@
  * differs from the manifests (pending ticket and blocked entries included), 1 on error —
  * whatever the reporting does. The report names every drifted object and field.
  *
- * Where else it reports (src/drift): one tracking issue per key on GitHub or GitLab
- * (`--report`), webhook messages (`--notify`, `--heartbeat`), an OpenMetrics file
- * (`--metrics-file`). A reporting failure is one line on stderr and leaves the exit code as
+ * Where else it reports (src/drift): one tracking issue per key on GitHub or GitLab, and one
+ * listing access that expires (`--report`), webhook messages (`--notify`, `--heartbeat`),
+ * an OpenMetrics file (`--metrics-file`). A reporting failure is one line on stderr and leaves the exit code as
  * the drift says; a failed check still posts its error and writes its metrics.
  */
 import type { Command } from "commander";
@@ -32,7 +32,7 @@ export function registerDrift(program: Command): void {
     .option("--format <format>", "text, markdown or json", "text")
     .option(
       "--report <where>",
-      "github-issue or gitlab-issue: keep one tracking issue per key (opened on drift, updated, closed when in sync)",
+      "github-issue or gitlab-issue: keep one tracking issue per key (opened on drift, updated, closed when in sync), and one listing access that expires",
     )
     .option(
       "--key <name>",
@@ -71,8 +71,10 @@ export function registerDrift(program: Command): void {
 The tracking issue (--report) uses the variables of \`phctl comment\`: GITHUB_TOKEN (with
 issues: write), GITHUB_REPOSITORY, GITHUB_API_URL; or PHCTL_GITLAB_TOKEN / GITLAB_TOKEN
 (api scope), CI_API_V4_URL, CI_PROJECT_ID. It carries the label phctl-drift and is found
-again by a hidden marker: reopened, never duplicated. Failures of the issue, a webhook or
-the metrics file are printed and leave the exit code as the drift says.
+again by a hidden marker: reopened, never duplicated. Every run also keeps a second issue,
+labelled phctl-expiry, open while a grant has expired or ends within expiry.warnDays
+(phctl.yaml, default 14), drift or not. Failures of the issues, a webhook or the metrics
+file are printed and leave the exit code as the drift says.
 
 Examples:
   phctl drift examples/                       # nightly: exit 2 pages someone
@@ -116,6 +118,7 @@ Examples:
         const deliver = async (
           plan?: Awaited<ReturnType<typeof makePlan>>["plan"],
           e?: unknown,
+          warnDays?: number,
         ) => {
           if (!delivering) return;
           const { deliver } = await import("../drift/deliver.js");
@@ -126,6 +129,7 @@ Examples:
             ...(e !== undefined ? { error: redact(messageOf(e)) } : {}),
             started,
             applyCommand: `phctl apply ${paths.map(shellWord).join(" ")}`,
+            ...(warnDays !== undefined ? { warnDays } : {}),
             env: process.env,
             say,
             scrub: redact,
@@ -172,7 +176,7 @@ Examples:
           }
         }
         prep?.release();
-        await deliver(plan);
+        await deliver(plan, undefined, run.state.config.expiry?.warnDays);
       },
     );
 }

@@ -1,13 +1,14 @@
 /**
- * After `phctl drift` has its plan (or failed to make one): keep the tracking issue, post the
- * notifications, write the state and metrics files — each as the flags ask, in that order
- * (the message links the issue). Nothing here changes the exit code: every failure is one
+ * After `phctl drift` has its plan (or failed to make one): keep the tracking issues (the
+ * drift issue, then the expiry issue), post the notifications, write the state and metrics
+ * files — each as the flags ask, in that order (the message links the drift issue). Nothing here changes the exit code: every failure is one
  * line through `say`, naming what failed with the platform's own message, and the run goes
  * on with the next output. The previous state (for "recovered" and "changed") comes from
  * the issue when one was reported, else from the state file.
  */
 import type { Plan } from "../engine/plan.js";
 import { detectContext } from "../ci/platform.js";
+import { DEFAULT_WARN_DAYS } from "../expiry/index.js";
 import { writeAtomically } from "../fs/write-atomically.js";
 import { VERSION } from "../version.js";
 import { driftChanged, driftDigests, type DriftDigests } from "./digest.js";
@@ -34,6 +35,8 @@ export interface DeliverInput {
   started: number;
   /** "phctl apply examples", for the issue. */
   applyCommand: string;
+  /** phctl.yaml's `expiry.warnDays`, for the expiry issue (default 14). */
+  warnDays?: number;
   env: NodeJS.ProcessEnv;
   say: (line: string) => void;
   /** Secret redaction, applied to everything sent or written. */
@@ -140,6 +143,7 @@ export async function deliver(i: DeliverInput): Promise<void> {
         key: o.key,
         formerKeys: o.formerKeys,
         plan,
+        warnDays: i.warnDays ?? DEFAULT_WARN_DAYS,
       });
       if (r) f.reported = r;
     }

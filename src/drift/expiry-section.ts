@@ -28,7 +28,7 @@ function list(title: string, grants: readonly Grant[], when: string): string[] {
 }
 
 /** The section (empty when nothing has expired or ends soon). */
-export function expirySection(expiring: Plan["expiring"]): string {
+export function expirySection(expiring: readonly Grant[] | undefined): string {
   if (!expiring || expiring.length === 0) return "";
   const due = expiring.filter((g) => g.status === "expired" && g.due !== false);
   const gone = expiring.filter((g) => g.status === "expired" && g.due === false);

@@ -52,17 +52,21 @@ export function metaOf(body: string): DriftMeta | undefined {
 }
 
 /** Where the drift is, for titles: `infra/prod`, or "organization acme" for the default key. */
-const where = (key: string, organization?: string): string =>
+export const titleScope = (key: string, organization?: string): string =>
   key === DEFAULT_KEY ? scopeName(key, organization) : key;
+
+/** The same in a body's markdown: "organization acme", or the key as code. */
+export const bodyScope = (key: string, organization?: string): string =>
+  key === DEFAULT_KEY ? mdText(scopeName(key, organization)) : codeSpan(key);
 
 /** "Drift: 3 differences in infra/prod", "Drift: 1 difference in organization acme". */
 export function issueTitle(key: string, c: DriftCounts, organization?: string): string {
-  return `Drift: ${plural(c.total, "difference")} in ${where(key, organization)}`;
+  return `Drift: ${plural(c.total, "difference")} in ${titleScope(key, organization)}`;
 }
 
 /** A closed issue's title: no longer drift. */
 export function resolvedTitle(key: string, time: string, organization?: string): string {
-  return `Drift resolved: ${where(key, organization)} in sync since ${utcMinute(time)}`;
+  return `Drift resolved: ${titleScope(key, organization)} in sync since ${utcMinute(time)}`;
 }
 
 /** "[run 45](url)", "run 45", or "phctl" outside CI. */
@@ -102,7 +106,7 @@ export function issueBody(i: BodyInput): string {
   const intro = [
     driftMarker(i.key),
     metaLine(i.meta),
-    `**Drift detected** in ${i.key === DEFAULT_KEY ? mdText(scopeName(i.key, i.plan.organization)) : codeSpan(i.key)} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
+    `**Drift detected** in ${bodyScope(i.key, i.plan.organization)} at ${at} by ${runLink(i.run)}: ${n} between the manifests and live state (${countParts(i.counts)})${since}.`,
     "",
     `To keep the live values, change the manifests in a pull request. To restore the manifests' values, review a saved plan and apply exactly it: ${codeSpan(`${planCommand(i.applyCommand)} --out drift-plan.json`)}, then ${codeSpan("phctl apply drift-plan.json")} (refused if live state moved since). phctl updates this issue on every drift run and closes it once live state is in sync.`,
     ...(expiring ? ["", expiring] : []),

@@ -16,8 +16,7 @@
  */
 import type { Plan } from "../engine/plan.js";
 import type { Issue, IssueApi } from "../ci/issues.js";
-import { CiHttpError } from "../ci/retry.js";
-import { carriesMarker } from "../ci/sticky.js";
+import { keepTrackingIssue, type TrackingInput } from "../ci/tracking-issue.js";
 import { driftChanged, driftDigests } from "./digest.js";
 import * as text from "./issue-body.js";
 import { countsOf, type RunRef } from "./summary.js";
@@ -51,131 +50,46 @@ export interface ReportResult {
   recovered: boolean;
 }
 
-export async function reportDrift(api: IssueApi, i: ReportInput): Promise<ReportResult> {
-  const label = i.label ?? text.DRIFT_LABEL;
-  const markers = [i.key, ...(i.formerKeys ?? [])].map(text.driftMarker);
-  const scrub = i.scrub ?? ((s: string) => s);
+/** The drift seen by this run, as the issue says it (texts scrubbed). */
+function driftHolds(i: ReportInput, scrub: (s: string) => string): TrackingInput["holds"] {
   const run = i.run ? { run: i.run } : {};
   const time = i.plan.createdAt;
-  const ours = async () =>
-    (await api.listIssues(label))
-      .filter((x) => markers.some((m) => carriesMarker(x.body, m)))
-      .sort((a, b) => a.number - b.number);
-  const found = await ours();
-  const open = found.filter((x) => x.state === "open");
-  const duplicates: number[] = [];
-  for (const d of open.slice(1)) {
-    await api.editIssue(d.number, {
-      body: text.duplicateBody(open[0].number),
-      state: "closed",
-      reason: "not_planned",
-    });
-    duplicates.push(d.number);
-  }
-  const current = open[0];
-  const base = { duplicates, labelDropped: false, recovered: false };
-
-  if (i.plan.entries.length === 0) {
-    if (!current)
-      return { ...base, action: "none", previous: "in-sync", changed: false, commented: false };
-    await api.commentIssue(current.number, scrub(text.recoveredComment({ time, ...run })));
-    const title = scrub(text.resolvedTitle(i.key, time, i.plan.organization));
-    const issue = await api.editIssue(current.number, {
-      title,
-      state: "closed",
-      reason: "completed",
-    });
-    return {
-      ...base,
-      action: "closed",
-      issue: { ...current, ...issue },
-      previous: "drift",
-      changed: true,
-      commented: true,
-    };
-  }
-
   const counts = countsOf(i.plan);
   const digests = driftDigests(i.plan.entries);
-  const { digest } = digests;
-  const title = scrub(text.issueTitle(i.key, counts, i.plan.organization));
-  if (current) {
-    const was = text.metaOf(current.body);
-    const changed = !was || driftChanged(was, digests);
-    const body = scrub(i.render({ ...digests, since: was?.since ?? time }));
-    const issue = await api.editIssue(current.number, { title, body });
-    if (changed)
-      await api.commentIssue(
-        current.number,
-        scrub(text.changedComment({ time, ...run, counts, was: was?.digest, now: digest })),
-      );
-    return {
-      ...base,
-      action: "updated",
-      issue: { ...current, ...issue },
-      previous: "drift",
-      changed,
-      commented: changed,
-    };
-  }
-
-  const body = scrub(i.render({ ...digests, since: time }));
-  const closed = found.filter((x) => x.state === "closed").at(-1);
-  if (closed) {
-    const issue = await api.editIssue(closed.number, { title, body, state: "open" });
-    await api.commentIssue(closed.number, scrub(text.reopenedComment({ time, ...run, counts })));
-    return {
-      ...base,
-      action: "reopened",
-      issue: { ...closed, ...issue },
-      previous: "in-sync",
-      changed: true,
-      commented: true,
-    };
-  }
-
-  let created: Issue | undefined;
-  let recovered = false;
-  for (let attempt = 1; !created; attempt++) {
-    try {
-      created = await api.createIssue({ title, body, label });
-    } catch (e) {
-      if (!(e instanceof CiHttpError) || !e.ambiguous) throw e;
-      // It may have landed: look before sending it again.
-      created = (await ours()).find((x) => x.state === "open");
-      recovered = created !== undefined;
-      if (!created && attempt >= 2) throw e;
-    }
-  }
-  const labelDropped = !created.labels.includes(label);
-  // Another run may have opened one at the same time: the oldest open issue stays.
-  const first = (await ours()).find((x) => x.state === "open");
-  if (first && first.number !== created.number) {
-    await api.editIssue(created.number, {
-      body: text.duplicateBody(first.number),
-      state: "closed",
-      reason: "not_planned",
-    });
-    duplicates.push(created.number);
-    return {
-      ...base,
-      action: "updated",
-      issue: first,
-      previous: "drift",
-      changed: false,
-      commented: false,
-      labelDropped,
-      recovered,
-    };
-  }
   return {
-    ...base,
-    action: "opened",
-    issue: created,
-    previous: "in-sync",
-    changed: true,
-    commented: false,
-    labelDropped,
-    recovered,
+    title: scrub(text.issueTitle(i.key, counts, i.plan.organization)),
+    body: (current) => {
+      const since = (current && text.metaOf(current.body)?.since) ?? time;
+      return scrub(i.render({ ...digests, since }));
+    },
+    changed: (current) => {
+      const was = text.metaOf(current.body);
+      if (was && !driftChanged(was, digests)) return undefined;
+      return scrub(
+        text.changedComment({ time, ...run, counts, was: was?.digest, now: digests.digest }),
+      );
+    },
+    reopened: () => scrub(text.reopenedComment({ time, ...run, counts })),
   };
+}
+
+export async function reportDrift(api: IssueApi, i: ReportInput): Promise<ReportResult> {
+  const scrub = i.scrub ?? ((s: string) => s);
+  const time = i.plan.createdAt;
+  const holds = i.plan.entries.length > 0 ? driftHolds(i, scrub) : undefined;
+  const r = await keepTrackingIssue(api, {
+    kind: {
+      label: i.label ?? text.DRIFT_LABEL,
+      markers: [i.key, ...(i.formerKeys ?? [])].map(text.driftMarker),
+      duplicateBody: text.duplicateBody,
+    },
+    ...(holds ? { holds } : {}),
+    resolved: () => ({
+      comment: scrub(text.recoveredComment({ time, ...(i.run ? { run: i.run } : {}) })),
+      title: scrub(text.resolvedTitle(i.key, time, i.plan.organization)),
+    }),
+  });
+  // An open issue said drift; a closed one, or none, in sync.
+  const previous = r.action === "updated" || r.action === "closed" ? "drift" : "in-sync";
+  return { ...r, previous };
 }

@@ -4,8 +4,6 @@
  * same time; creates that got no answer; the label a platform dropped; and the body's text.
  */
 import { describe, expect, it } from "vitest";
-import type { Issue, IssueApi, IssueEdit } from "../../src/ci/issues.js";
-import { CiHttpError } from "../../src/ci/retry.js";
 import { summarize, type Plan, type PlanEntry } from "../../src/engine/plan.js";
 import { changesDigest } from "../../src/engine/reviewed.js";
 import { issueBody, metaOf } from "../../src/drift/issue-body.js";
@@ -13,56 +11,12 @@ import { pathKey } from "../../src/drift/options.js";
 import { reportDrift, type ReportInput } from "../../src/drift/report.js";
 import { countsOf } from "../../src/drift/summary.js";
 import { samplePlan } from "../fixtures/sample-plan.js";
+import { memoryIssues } from "../drift/memory-issues.js";
 
 const MARKER = "<!-- phctl:drift key=infra/prod -->";
 
-/** Issues in memory; `beforeCreate` runs inside a create (another run's work), `failCreate` fails creates without an answer. */
-function memory(o: { dropLabel?: boolean } = {}) {
-  const issues: Issue[] = [];
-  const comments: { n: number; body: string }[] = [];
-  const calls: string[] = [];
-  const hooks: { beforeCreate?: (() => void) | undefined; failCreate: ("landed" | "lost")[] } = { failCreate: [] }; // prettier-ignore
-  const add = (i: Omit<Issue, "number">) => {
-    const issue = { ...i, number: 101 + issues.length };
-    issues.push(issue);
-    return issue;
-  };
-  const copy = (i: Issue) => ({ ...i, labels: [...i.labels] });
-  const api: IssueApi = {
-    platform: "Test",
-    listIssues: async (label) => (
-      calls.push("list"),
-      issues.filter((i) => i.labels.includes(label)).map(copy)
-    ),
-    createIssue: async ({ title, body, label }) => {
-      calls.push("create");
-      hooks.beforeCreate?.();
-      hooks.beforeCreate = undefined;
-      const f = hooks.failCreate.shift();
-      const labels = o.dropLabel ? [] : [label];
-      if (f === "lost") throw new CiHttpError(undefined, "no answer (UND_ERR_SOCKET)", true);
-      const i = add({ title, body, state: "open", labels });
-      if (f === "landed") throw new CiHttpError(502, "Bad Gateway", true);
-      return copy(i);
-    },
-    editIssue: async (n: number, e: IssueEdit) => {
-      calls.push(`edit ${n}${e.state ? ` ${e.state}` : ""}`);
-      const i = issues.find((x) => x.number === n)!;
-      Object.assign(i, {
-        ...(e.title !== undefined ? { title: e.title } : {}),
-        ...(e.body !== undefined ? { body: e.body } : {}),
-        ...(e.state ? { state: e.state } : {}),
-      });
-      return copy(i);
-    },
-    commentIssue: async (n, body) => {
-      calls.push(`comment ${n}`);
-      comments.push({ n, body });
-      return { id: comments.length, body };
-    },
-  };
-  return { api, issues, comments, calls, hooks, add };
-}
+/** Issues in memory (calls recorded; `hooks` for races and creates without an answer). */
+const memory = memoryIssues;
 
 const at = (plan: Plan, iso: string): Plan => ({ ...plan, createdAt: iso });
 const drift = at(samplePlan(), "2026-03-01T06:17:00.000Z");

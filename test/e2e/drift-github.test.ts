@@ -17,6 +17,8 @@ import { converged, DESCRIPTIONS, startWebhook, type Converged, type Webhook } f
 
 const REPO = "acme/config";
 const MARKER = "<!-- phctl:drift key=default -->";
+/** The expiry issue's line: nothing in the examples ends within 14 days. */
+const NO_EXPIRY = "phctl: no access expired or ending within 14 days: no open expiry issue (key default)\n"; // prettier-ignore
 const parse = createRequire(import.meta.url)("parse-prometheus-text-format") as (s: string) => { name: string; metrics: { value: string; labels?: Record<string, string> }[] }[]; // prettier-ignore
 let c: Converged;
 let gh: FakeGitHub;
@@ -59,7 +61,7 @@ describe("one tracking issue through drift and recovery", () => {
   it("in sync: no issue, a heartbeat, in_sync 1 in the metrics", async () => {
     const r = await drift();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe("phctl: in sync: no open drift issue (key default)\nphctl: notified 1 webhook (in-sync)\n"); // prettier-ignore
+    expect(r.stderr).toBe(`phctl: in sync: no open drift issue (key default)\n${NO_EXPIRY}phctl: notified 1 webhook (in-sync)\n`); // prettier-ignore
     expect(issues()).toEqual([]);
     expect(hook.messages.at(-1)).toMatchObject({
       status: "in-sync",
@@ -189,6 +191,7 @@ describe("reporting that fails leaves the exit code as the drift says", () => {
     expect(r.stderr).toBe(
       "phctl: drift: 1 difference between the manifests and live state\n" +
         "phctl: cannot report drift on GitHub (key default): 403 Resource not accessible by integration — give the job `issues: write` in its permissions\n" + // prettier-ignore
+        NO_EXPIRY +
         `phctl: cannot notify http://127.0.0.1:${port}/…: 500 no_service (tried twice)\n`,
     );
   });
@@ -199,7 +202,7 @@ describe("reporting that fails leaves the exit code as the drift says", () => {
     hook.fail(2, 503);
     const r = await drift();
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^phctl: cannot report drift on GitHub \(key default\): 502 Bad Gateway — GitHub may be having trouble: the next run tries again\nphctl: cannot notify .*: 503 no_service \(tried twice\)\n$/); // prettier-ignore
+    expect(r.stderr).toMatch(/^phctl: cannot report drift on GitHub \(key default\): 502 Bad Gateway — GitHub may be having trouble: the next run tries again\nphctl: no access expired or ending within 14 days: no open expiry issue \(key default\)\nphctl: cannot notify .*: 503 no_service \(tried twice\)\n$/); // prettier-ignore
     expect(issues()[0].state).toBe("open");
     const next = await drift();
     expect(next.code, next.stderr).toBe(0);
