@@ -16,7 +16,7 @@
 import type { ApplyOutcome } from "../engine/apply-outcome.js";
 import { failureList, outcomeLine } from "./outcome.js";
 import type { Issue, IssueApi } from "./issues.js";
-import { carriesMarker } from "./sticky.js";
+import { keepTrackingIssue } from "./tracking-issue.js";
 
 export const FOLLOW_UP_LABEL = "phctl-follow-up";
 
@@ -32,6 +32,8 @@ export interface FollowUpInput {
   /** The merged commit the apply ran on. */
   commit?: string;
   run?: { label: string; url?: string };
+  /** No reviewed plan carried the commit (a direct push): re-running the job cannot help. */
+  unreviewed?: true;
 }
 
 export interface FollowUpResult {
@@ -68,8 +70,14 @@ export function followUpBody(i: FollowUpInput): string {
     "",
     "### Carry them, reviewed",
     "",
-    `1. **The service failed** (an outage, a rate limit, a 5xx): ${rerun}. It applies the same reviewed plan again and sends nothing twice.`,
-    `2. **Anything else** (a refusal, a value the service refused, live state that moved since the review): open a ${gh ? "pull request" : "merge request"} from the default branch — an empty commit will do (with a \`paths:\` filter on the plan workflow, change a file it matches):`,
+    ...(i.unreviewed
+      ? [
+          `Re-running the apply job cannot help: no ${gh ? "pull request" : "merge request"} was reviewed for this commit. Open one from the default branch — an empty commit will do (with a \`paths:\` filter on the plan workflow, change a file it matches):`,
+        ]
+      : [
+          `1. **The service failed** (an outage, a rate limit, a 5xx): ${rerun}. It applies the same reviewed plan again and sends nothing twice.`,
+          `2. **Anything else** (a refusal, a value the service refused, live state that moved since the review): open a ${gh ? "pull request" : "merge request"} from the default branch — an empty commit will do (with a \`paths:\` filter on the plan workflow, change a file it matches):`,
+        ]),
     "",
     "   ```sh",
     `   git fetch origin && git switch -c ${branch} origin/HEAD`,
@@ -87,31 +95,32 @@ export function followUpBody(i: FollowUpInput): string {
 
 /** Open, update, reopen or close the key's follow-up issue; platform errors reach the caller. */
 export async function keepFollowUp(api: IssueApi, i: FollowUpInput): Promise<FollowUpResult> {
-  const marker = followUpMarker(i.key);
-  const ours = (await api.listIssues(FOLLOW_UP_LABEL))
-    .filter((x) => carriesMarker(x.body, marker))
-    .sort((a, b) => a.number - b.number);
-  const open = ours.filter((x) => x.state === "open");
   const done = i.outcome.status === "applied" || i.outcome.status === "no-changes";
-  if (done) {
-    for (const x of open) {
-      await api.commentIssue(
-        x.number,
-        `Carried out by ${runRef(i.run)}${i.pr !== undefined ? ` (${i.platform === "github" ? `pull request #${i.pr}` : `merge request !${i.pr}`})` : ""}: ${outcomeLine(i.outcome)} Closing.`,
-      );
-      await api.editIssue(x.number, { state: "closed", reason: "completed" });
-    }
-    return open.length > 0 ? { action: "closed", issue: open[0] } : { action: "none" };
-  }
+  const request =
+    i.pr !== undefined
+      ? ` (${i.platform === "github" ? `pull request #${i.pr}` : `merge request !${i.pr}`})`
+      : "";
   const title = followUpTitle(i);
-  const body = followUpBody(i);
-  const current = open.at(-1) ?? ours.at(-1);
-  if (!current) return { action: "opened", issue: await api.createIssue({ title, body, label: FOLLOW_UP_LABEL }) }; // prettier-ignore
-  const reopen = current.state === "closed";
-  const issue = await api.editIssue(current.number, {
-    title,
-    body,
-    ...(reopen ? { state: "open" as const } : {}),
+  const r = await keepTrackingIssue(api, {
+    kind: {
+      label: FOLLOW_UP_LABEL,
+      markers: [followUpMarker(i.key)],
+      duplicateBody: (kept) => `Closed as a duplicate of #${kept}.`,
+    },
+    ...(done
+      ? {}
+      : {
+          holds: {
+            title,
+            body: () => followUpBody(i),
+            // The body says what the latest apply did; no comment per attempt.
+            changed: () => undefined,
+            reopened: () => `Another apply did not finish: ${outcomeLine(i.outcome, i.run)}`,
+          },
+        }),
+    resolved: () => ({
+      comment: `Carried out by ${runRef(i.run)}${request}: ${outcomeLine(i.outcome)} Closing.`,
+    }),
   });
-  return { action: reopen ? "reopened" : "updated", issue: { ...current, ...issue } };
+  return r.issue ? { action: r.action, issue: r.issue } : { action: r.action };
 }

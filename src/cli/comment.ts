@@ -4,7 +4,9 @@
  * every run (`--key` for several config directories in one repository); `--outcome` adds
  * how the apply after merge went (each failed object with its error and next step), and
  * `--follow-up` keeps the follow-up issue of an apply that did not finish. `--stale ERRORS`
- * (no plan) marks the comment stale after a plan job that failed. The markdown also goes to
+ * (no plan) marks the comment stale after a plan job that failed; `--unreviewed` (no plan)
+ * keeps the follow-up issue of a commit the apply job found no reviewed plan for (a direct
+ * push): nothing was applied, and the issue says how to carry it reviewed. The markdown also goes to
  * $GITHUB_STEP_SUMMARY. Without a token that can comment (a pull request from a fork, or
  * outside CI: then the markdown goes to stdout) it says so and exits 0; a platform that
  * refuses exits 1 with its message. The platform code lives in src/ci.
@@ -26,6 +28,7 @@ interface CommentOptions {
   artifactHint?: string;
   stale?: string;
   followUp?: boolean;
+  unreviewed?: boolean;
 }
 
 const KEY = /^[A-Za-z0-9._/-]{1,100}$/;
@@ -56,6 +59,10 @@ export function registerComment(program: Command): void {
       "with --outcome: keep one follow-up issue (label phctl-follow-up) while an apply is refused or fails, closed once one applies everything",
     )
     .option(
+      "--unreviewed",
+      "the apply job found no reviewed plan for this commit (a direct push): keep the follow-up issue saying so, and how to carry the changes reviewed",
+    )
+    .option(
       "--stale <errors-file>",
       "the plan job failed (its error output in this file): mark the comment stale, with the error, keeping the earlier plan below",
     )
@@ -80,7 +87,8 @@ Examples:
   phctl comment plan.json --key infra/prod          # one comment per config directory
   phctl comment plan.json --outcome result.json     # after merge: the apply's outcome
   phctl comment plan.json --outcome result.json --follow-up   # and the follow-up issue
-  phctl comment --stale plan-errors.txt             # the plan job failed: the comment is stale`,
+  phctl comment --stale plan-errors.txt             # the plan job failed: the comment is stale
+  phctl comment --unreviewed                        # a direct push: nothing applied, follow-up issue`,
     )
     .action(async (file: string | undefined, o: CommentOptions) => {
       if (!KEY.test(o.key))
@@ -90,6 +98,11 @@ Examples:
         );
       if (o.pr !== undefined && !/^[1-9]\d{0,9}$/.test(o.pr))
         throw userError("BAD_FLAG", `--pr must be a pull/merge request number (got "${o.pr}")`);
+      if (o.unreviewed) {
+        if (file !== undefined || o.outcome !== undefined || o.stale !== undefined || o.followUp)
+          throw userError("BAD_ARGUMENTS", "--unreviewed keeps the follow-up issue of a commit nothing reviewed: give it no plan, no --outcome, --stale or --follow-up"); // prettier-ignore
+        return unreviewed(o.key);
+      }
       if (o.stale !== undefined) {
         if (file !== undefined || o.outcome !== undefined)
           throw userError("BAD_ARGUMENTS", "--stale marks the standing comment stale: give it no plan and no --outcome"); // prettier-ignore
@@ -189,6 +202,27 @@ Examples:
     });
 }
 
+/** A commit no reviewed plan carries (a direct push): its follow-up issue, and nothing applied. */
+async function unreviewed(key: string): Promise<void> {
+  const { detectContext, requestWord } = await import("../ci/platform.js");
+  const ctx = detectContext(process.env);
+  if (!ctx.token) {
+    say(`no token to keep the follow-up issue with (${ctx.noToken ?? "none set"})`);
+    return;
+  }
+  const sha = ctx.sha ? ctx.sha.slice(0, 7) : "this commit";
+  const outcome: ApplyOutcome = {
+    formatVersion: 1,
+    status: "refused",
+    planHash: "",
+    done: 0,
+    failed: 0,
+    skipped: 0,
+    message: `${sha} is not the merge of a reviewed ${requestWord(ctx.platform)} (a direct push?), so there was no reviewed plan to apply.`,
+  };
+  await followUp(ctx, ctx.token, key, outcome, undefined, true);
+}
+
 /**
  * Keep the key's follow-up issue. Its failures are said and never change the exit code: the
  * comment, and the apply job's own status, already say how the apply went.
@@ -199,6 +233,7 @@ async function followUp(
   key: string,
   outcome: ApplyOutcome,
   pr?: number,
+  unreviewedCommit = false,
 ) {
   const [{ openIssueClient }, { keepFollowUp }, { platformError }] = await Promise.all([
     import("../ci/issues.js"),
@@ -211,7 +246,12 @@ async function followUp(
       key,
       outcome,
       platform: ctx.platform,
-      ...(pr !== undefined ? { pr } : ctx.number !== undefined ? { pr: ctx.number } : {}),
+      ...(pr !== undefined
+        ? { pr }
+        : ctx.number !== undefined && !unreviewedCommit
+          ? { pr: ctx.number }
+          : {}),
+      ...(unreviewedCommit ? { unreviewed: true as const } : {}),
       ...(ctx.sha ? { commit: ctx.sha } : {}),
       ...(ctx.run ? { run: ctx.run } : {}),
     });

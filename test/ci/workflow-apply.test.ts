@@ -129,6 +129,15 @@ describe("the apply workflow after merge", () => {
     expect(find.stdout).toContain(`${direct} is not the merge of a pull request (a direct push?)`);
     expect(apply.job.steps.find((s) => s.name === "Apply")?.outcome).toBe("skipped");
     expect(writes()).toBe(before);
+    // Said where people look: one follow-up issue, the way to carry the push reviewed.
+    const followUps = gh.issues.list(REPO).filter((i) => i.labels.includes("phctl-follow-up"));
+    expect(followUps.map((i) => [i.state, i.title])).toEqual([
+      ["open", `phctl: merged changes not applied: the apply of ${direct.slice(0, 7)} refused`],
+    ]);
+    expect(followUps[0].body).toContain(`${direct.slice(0, 7)} is not the merge of a reviewed pull request (a direct push?)`); // prettier-ignore
+    expect(followUps[0].body).toContain("Re-running the apply job cannot help");
+    expect(followUps[0].body).toContain("git commit --allow-empty");
+    expect(find.stdout + find.stderr).toMatch(/opened the follow-up issue #\d+ of key default/);
   });
 
   it("the drift workflow fails on drift, names it, lists it in the summary, opens one issue", async () => {
@@ -154,7 +163,7 @@ describe("the apply workflow after merge", () => {
     expect(drift.job.summary).toContain("`project/ci-tools`");
     expect(drift.job.summary).toMatch(/^### phctl drift: 1 difference — /m);
     // One tracking issue on the repository, and the metrics file in the workspace.
-    const [issue, ...more] = gh.issues.list(REPO);
+    const [issue, ...more] = gh.issues.list(REPO).filter((i) => !i.labels.includes("phctl-follow-up")); // prettier-ignore
     expect(more).toEqual([]);
     expect(issue).toMatchObject({ state: "open", labels: ["phctl-drift"] });
     expect(issue.title).toBe("Drift: 1 difference in organization acme");
