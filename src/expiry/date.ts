@@ -7,8 +7,18 @@
 
 const DAY = 86_400_000;
 
+/** Dates read so far: a config writes few distinct dates on many grants. */
+const ends = new Map<string, number | undefined>();
+
 /** The UTC midnight after the last day, or undefined when the date does not exist (02-30). */
 export function endOf(expires: string): number | undefined {
+  if (ends.has(expires)) return ends.get(expires);
+  const end = readEnd(expires);
+  if (ends.size < 10_000) ends.set(expires, end);
+  return end;
+}
+
+function readEnd(expires: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(expires);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

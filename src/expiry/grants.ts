@@ -9,7 +9,7 @@ import type { ValidDoc } from "../manifest/check.js";
 import * as K from "../manifest/keys.js";
 import { grantee, grantExpires } from "../manifest/schema/expires.js";
 import type { FieldPath } from "../manifest/positions.js";
-import type { GrantExpiry } from "../manifest/types.js";
+import type { GrantExpiry, Source } from "../manifest/types.js";
 
 /** Every grant with an `expires:`, by key; the first declaration of a key wins. */
 export function grantsOf(docs: readonly ValidDoc[]): Map<string, GrantExpiry> {
@@ -21,7 +21,7 @@ export function grantsOf(docs: readonly ValidDoc[]): Map<string, GrantExpiry> {
     expires: string,
     at: FieldPath,
   ) => {
-    if (!out.has(key)) out.set(key, { key, kind, expires, source: d.handle.at(at, "value") });
+    if (!out.has(key)) out.set(key, lazySource({ key, kind, expires }, () => d.handle.at(at, "value"))); // prettier-ignore
   };
   const items = (
     list: readonly unknown[] | undefined,
@@ -89,6 +89,20 @@ export function grantsOf(docs: readonly ValidDoc[]): Map<string, GrantExpiry> {
     }
   }
   return out;
+}
+
+/**
+ * The grant with its `source` found when first read: finding a line reads the file's text
+ * again, and most grants (none due, none ending soon) are never shown with theirs.
+ */
+function lazySource(g: Omit<GrantExpiry, "source">, find: () => Source): GrantExpiry {
+  let found: Source | undefined;
+  return Object.defineProperty(g, "source", {
+    get: () => (found ??= find()),
+    set: (s: Source) => (found = s),
+    enumerable: true,
+    configurable: true,
+  }) as GrantExpiry;
 }
 
 /** Who has what, in words: `bob on the admins of project ci-tools`. */
