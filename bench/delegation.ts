@@ -2,7 +2,8 @@
  * What delegation costs at a size (issue 38: at most 10 % to validate and to a pull request's
  * plan): the generated organization (with the examples' starter policies) — its `validate` and `plan HEAD --base BASE` (one project
  * changed, as bench/pr.ts does) without and with the restriction policies of
- * examples/policies/folders.yaml, with an `owners:` block in phctl.yaml, and with both; the configurations
+ * examples/policies/folders.yaml, with an `owners:` block in phctl.yaml, with 1,050 grants
+ * dated by `expires:` (none due), and with all three; the configurations
  * run in turn, `--runs` times each, against one seeded server; CPU (user + system) and wall
  * of the CLI, medians. Prints a table; writes nothing.
  *
@@ -11,7 +12,7 @@
 import { appendFileSync, copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generate, SIZES, type Size, writeOrganization } from "./generate.js";
+import { generate, SIZES, type Size, withExpiries, writeOrganization } from "./generate.js";
 import { prSlug, writeHead } from "./pr.js";
 import { median } from "./report.js";
 import { MAIN, runNode, serve, writeExitHook } from "./serve.js";
@@ -30,10 +31,17 @@ const { dir: plain, seed } = writeOrganization(org, join(work, "plain"));
 // compiling the rules) is paid by any config with a policy, not by restrictions.
 for (const f of ["access.yaml", "projects.yaml", "repositories.yaml"])
   copyFileSync(join(import.meta.dirname, "../examples/policies", f), join(plain, f));
-// The same config with the restriction policies, with owners, and with both.
-const variant = (name: string, policies: boolean, owners: boolean) => {
+// The same config with the restriction policies, with owners, with dated grants, and with all.
+const dated = writeOrganization(
+  { ...org, files: org.files.map((f) => ({ ...f, content: withExpiries(f.content) })) },
+  join(work, "dated-base"),
+).dir;
+const variant = (name: string, policies: boolean, owners: boolean, expiries = false) => {
   const dir = join(work, name);
-  cpSync(plain, dir, { recursive: true });
+  cpSync(expiries ? dated : plain, dir, { recursive: true });
+  if (expiries)
+    for (const f of ["access.yaml", "projects.yaml", "repositories.yaml"])
+      copyFileSync(join(plain, f), join(dir, f));
   if (policies)
     copyFileSync(
       join(import.meta.dirname, "../examples/policies/folders.yaml"),
@@ -46,7 +54,8 @@ const configs = [
   ["plain", plain],
   ["restrictions", variant("restrictions", true, false)],
   ["owners", variant("owners", false, true)],
-  ["delegated", variant("delegated", true, true)],
+  ["expiries", variant("expiries", false, false, true)],
+  ["delegated", variant("delegated", true, true, true)],
 ] as const;
 for (const [, dir] of configs) writeHead(dir, `${dir}-head`, prSlug(org));
 

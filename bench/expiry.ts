@@ -13,18 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { generate, SIZES, writeOrganization, type Size } from "./generate.js";
+import { generate, SIZES, withExpiries, writeOrganization, type Size } from "./generate.js";
 import { MAIN, runNode, writeExitHook } from "./serve.js";
-
-const DATE = "2099-12-31";
-
-/** One developer and one reporter of each project, one member of each team, with a date. */
-export function withExpiries(text: string): string {
-  return text
-    .replace(/^(\s+developers: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${DATE} }`)
-    .replace(/^(\s+reporters: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${DATE} }`)
-    .replace(/^(\s+members: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${DATE} }`);
-}
 
 async function main(): Promise<void> {
   const args = parseArgs({

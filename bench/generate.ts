@@ -377,3 +377,14 @@ export function desiredState(org: Organization): DesiredState {
   if (!state) throw new Error(`generated manifests do not load: ${JSON.stringify(diagnostics[0])}`);
   return state;
 }
+
+/**
+ * The same manifests with an `expires:` (far ahead: none due, none ending soon) on one
+ * developer and one reporter of every project and one member of every team.
+ */
+export function withExpiries(text: string, date = "2099-12-31"): string {
+  return text
+    .replace(/^(\s+developers: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${date} }`)
+    .replace(/^(\s+reporters: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${date} }`)
+    .replace(/^(\s+members: \[)([^,\]]+)/gm, `$1{ user: $2, expires: ${date} }`);
+}
