@@ -100,6 +100,32 @@ async function grant(t: TestServer, project: string, level: string, username: st
   if (r.body?.statusUrl) await t.waitJob(new URL(r.body.statusUrl, t.url).pathname);
 }
 
+/**
+ * A scenario and a fake GitHub holding `files` on main, for one describe block (its hooks
+ * registered here); `propose` runs the CLI against both.
+ */
+function onGitHub(
+  files: Record<string, string>,
+  live: Parameters<typeof scenario>[1],
+  collaborators?: string[],
+) {
+  const c = {} as { s: Scenario; gh: FakeGitHub; ciEnv: Record<string, string> };
+  beforeAll(async () => {
+    c.s = await scenario(files, live);
+    c.gh = await startFakeGitHub();
+    c.gh.git.seedBranch(REPO, "main", files);
+    if (collaborators) c.gh.git.setCollaborators(REPO, collaborators);
+    c.ciEnv = { ...c.s.env, GITHUB_API_URL: c.gh.url, GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: GITHUB_TOKENS.write }; // prettier-ignore
+  });
+  afterAll(async () => {
+    await c.s.t.close();
+    await c.gh.close();
+  });
+  const propose = () =>
+    phctl(["report", "access", "config", "--format", "json", "--propose"], c.ciEnv, c.s.dir);
+  return { c, propose };
+}
+
 describe("report access --propose on GitHub", () => {
   let s: Scenario;
   let gh: FakeGitHub;
@@ -293,58 +319,44 @@ spec:
     "config/delta.yaml": PROJECT("delta", "    admins: [alice, dave]\n", "\n  labels: { vendor: contract }"), // prettier-ignore
     "config/epsilon.yaml": PROJECT("epsilon", "    admins: [alice, dave]\n", "\n  labels: { vendor: contract }"), // prettier-ignore
   };
-  let s: Scenario;
-  let gh: FakeGitHub;
-  let ciEnv: Record<string, string>;
-  beforeAll(async () => {
-    s = await scenario(LAYERED, [
-      { slug: "delta", access: { admins: ["alice", "dave"], developers: ["olga"] } },
-      { slug: "epsilon", access: { admins: ["alice", "dave"], developers: ["olga"] } },
-    ]);
-    gh = await startFakeGitHub();
-    gh.git.seedBranch(REPO, "main", LAYERED);
-    ciEnv = { ...s.env, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: GITHUB_TOKENS.write }; // prettier-ignore
-  });
-  afterAll(async () => {
-    await s.t.close();
-    await gh.close();
-  });
-  const propose = () =>
-    phctl(["report", "access", "config", "--format", "json", "--propose"], ciEnv, s.dir);
+  const { c, propose } = onGitHub(LAYERED, [
+    { slug: "delta", access: { admins: ["alice", "dave"], developers: ["olga"] } },
+    { slug: "epsilon", access: { admins: ["alice", "dave"], developers: ["olga"] } },
+  ]);
 
   it("is removed by an override in the project's own file; the layer stays as it was", async () => {
     const r = await propose();
     expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
-    const pulls = gh.git.pulls(REPO);
+    const pulls = c.gh.git.pulls(REPO);
     expect(pulls.map((p) => p.head)).toEqual(["phctl/access-review/delta", "phctl/access-review/epsilon"]); // prettier-ignore
     for (const slug of ["delta", "epsilon"] as const) {
       const file = `config/${slug}.yaml` as const;
-      const onBranch = gh.git.files(REPO, `phctl/access-review/${slug}`)!;
+      const onBranch = c.gh.git.files(REPO, `phctl/access-review/${slug}`)!;
       expect(onBranch[file]).toBe(`${LAYERED[file]}    developers: [{ $remove: olga }]\n`);
       expect({ ...onBranch, [file]: LAYERED[file] }).toEqual(LAYERED);
     }
   });
 
   it("a branch left by a closed pull request is reset and a new one opened; a reviewer GitHub refuses is said, the pull request stands", async () => {
-    const closed = await fetch(`${gh.url}/repos/${REPO}/pulls/1`, {
+    const closed = await fetch(`${c.gh.url}/repos/${REPO}/pulls/1`, {
       method: "PATCH",
       headers: { authorization: `token ${GITHUB_TOKENS.write}` },
       body: JSON.stringify({ state: "closed" }),
     });
     expect(closed.status).toBe(200);
-    gh.git.setCollaborators(REPO, ["alice"]);
+    c.gh.git.setCollaborators(REPO, ["alice"]);
     const r = await propose();
     expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 closed, 0 failed/);
     expect(r.stderr).toMatch(/propose: #3: reviewers alice, dave not requested: 422 Reviews may only be requested from collaborators/); // prettier-ignore
     expect(r.code).toBe(0);
-    const pulls = gh.git.pulls(REPO);
+    const pulls = c.gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.number, p.head, p.state, p.labels])).toEqual([
       [1, "phctl/access-review/delta", "closed", [LABEL]],
       [2, "phctl/access-review/epsilon", "open", [LABEL]],
       [3, "phctl/access-review/delta", "open", [LABEL]],
     ]);
-    expect(gh.git.files(REPO, "phctl/access-review/delta")!["config/delta.yaml"]).toContain(
+    expect(c.gh.git.files(REPO, "phctl/access-review/delta")!["config/delta.yaml"]).toContain(
       "developers: [{ $remove: olga }]",
     );
   });
@@ -483,32 +495,21 @@ describe("report access --propose: grants whose expires has passed", () => {
     "config/beta.yaml": PROJECT("beta", `    admins: [alice, erin]\n    reporters:\n      - { user: dave, expires: ${ENDED} } # contractor\n      - carol\n`), // prettier-ignore
     "config/gamma.yaml": PROJECT("gamma", `    admins: [alice, { user: erin, expires: ${LATER} }]\n`), // prettier-ignore
   };
-  let s: Scenario;
-  let gh: FakeGitHub;
-  let ciEnv: Record<string, string>;
-  beforeAll(async () => {
-    s = await scenario(EXPIRING, [
+  const { c, propose } = onGitHub(
+    EXPIRING,
+    [
       { slug: "alpha", access: { admins: ["alice"], developers: ["dave", "carol"] } },
       { slug: "beta", access: { admins: ["alice", "erin"], reporters: ["carol"] } },
       { slug: "gamma", access: { admins: ["alice", "erin"] } },
-    ]);
-    gh = await startFakeGitHub();
-    gh.git.seedBranch(REPO, "main", EXPIRING);
-    gh.git.setCollaborators(REPO, ["alice", "erin"]);
-    ciEnv = { ...s.env, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: GITHUB_TOKENS.write }; // prettier-ignore
-  });
-  afterAll(async () => {
-    await s.t.close();
-    await gh.close();
-  });
-  const propose = () =>
-    phctl(["report", "access", "config", "--format", "json", "--propose"], ciEnv, s.dir);
+    ],
+    ["alice", "erin"],
+  );
 
   it("each ended entry is deleted in a pull request of its project, live or gone; the grant still live is not declared again; twice opens nothing", async () => {
     const r = await propose();
     expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
     expect(r.code).toBe(0);
-    const pulls = gh.git.pulls(REPO);
+    const pulls = c.gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.head, p.reviewers])).toEqual([
       ["phctl/access-review/alpha", ["alice"]],
       ["phctl/access-review/beta", ["alice", "erin"]],
@@ -518,18 +519,18 @@ describe("report access --propose: grants whose expires has passed", () => {
     );
     expect(pulls[0].body).not.toContain("keep (declare)");
     expect(pulls[1].body).toMatch(/\| beta \| dave \| reporters \| delete the ended entry \|/);
-    expect(gh.git.files(REPO, "phctl/access-review/alpha")).toEqual({
+    expect(c.gh.git.files(REPO, "phctl/access-review/alpha")).toEqual({
       ...EXPIRING,
       "config/alpha.yaml": EXPIRING["config/alpha.yaml"].replace(`, { user: carol, expires: ${ENDED} }`, ""), // prettier-ignore
     });
-    expect(gh.git.files(REPO, "phctl/access-review/beta")).toEqual({
+    expect(c.gh.git.files(REPO, "phctl/access-review/beta")).toEqual({
       ...EXPIRING,
       "config/beta.yaml": EXPIRING["config/beta.yaml"].replace(`      - { user: dave, expires: ${ENDED} } # contractor\n`, ""), // prettier-ignore
     });
 
-    const before = gh.requests.length;
+    const before = c.gh.requests.length;
     const again = await propose();
     expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
-    expect(writes(gh.requests.slice(before))).toEqual([]);
+    expect(writes(c.gh.requests.slice(before))).toEqual([]);
   });
 });
