@@ -27,7 +27,9 @@ describe("report access --propose (bench smoke)", () => {
     expect(by["POST /pulls/N/requested_reviewers"]).toBeLessThanOrEqual(r.opened);
     expect(r.first.reads).toBe(3); // the open pull requests, the base's ref and commit
     expect(r.second).toEqual({ reads: 1, writes: 0, byRoute: { "GET /pulls": 1 } });
-    expect(r.againLine).toBe(`propose: 0 opened, 0 refreshed, ${r.opened} unchanged, 0 closed, 0 failed`);
+    expect(r.againLine).toBe(
+      `propose: 0 opened, 0 refreshed, ${r.opened} unchanged, 0 closed, 0 failed`,
+    );
     expect(r.within).toBe(true);
   }, 180_000);
 });
