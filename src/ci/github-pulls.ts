@@ -6,7 +6,7 @@
  * branch to it (force), then edits the body. Calls: the open pull requests (one per 100),
  * the base's ref and commit (once per run), then per pull request opened 6 (tree, commit,
  * ref, pull, label, reviewers), per refresh 4 (tree, commit, ref, pull), per withdrawal 2
- * (comment, close).
+ * (comment, close); before opening, one read of the branch's last closed pull request.
  *
  * GitHub adds a label in a call of its own after the pull request exists, so a run stopped
  * between the two leaves a pull request without it: the open ones are matched by branch
@@ -20,6 +20,7 @@ import { isNumbered, itemsOf, shaAt } from "./shape.js";
 
 interface RawPull {
   number: number;
+  merged_at?: string | null;
   title: string;
   body?: string | null;
   html_url?: string;
@@ -168,7 +169,7 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
     return toRequest(data);
   }
 
-  async withdraw(request: OpenRequest, why: string): Promise<void> {
+  async withdraw(request: OpenRequest, why: string, body: string): Promise<void> {
     await this.octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
       ...this.where,
       issue_number: request.number,
@@ -178,6 +179,25 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       ...this.where,
       pull_number: request.number,
       state: "closed",
+      body,
     });
+  }
+
+  async lastDeclined(branch: string): Promise<OpenRequest | undefined> {
+    const { data } = await this.octokit.request("GET /repos/{owner}/{repo}/pulls", {
+      ...this.where,
+      state: "closed",
+      head: `${this.where.owner}:${branch}`,
+      sort: "created",
+      direction: "desc",
+      per_page: 10,
+    });
+    const closed = itemsOf(data, {
+      what: "GET /repos/{owner}/{repo}/pulls",
+      setting: "GITHUB_API_URL",
+      fits: isNumbered("number", "title"),
+    }) as unknown as RawPull[];
+    const last = closed.find((p) => p.head.ref === branch);
+    return last && !last.merged_at ? toRequest(last) : undefined;
   }
 }

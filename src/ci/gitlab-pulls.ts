@@ -7,7 +7,8 @@
  * among the project's members by username (one call per reviewer, once per run; a username
  * that is no member is noted and left out). Calls: the open merge requests with the label
  * (one per 100), then per merge request opened 2 plus the reviewers not looked up yet, per
- * refresh 2, per withdrawal 2 (note, close).
+ * refresh 2, per withdrawal 2 (note, close); before opening, one read of the branch's last
+ * closed merge request.
  */
 import { GitLabClient } from "./gitlab.js";
 import type { OpenRequest, PullRequestApi, RequestInput } from "./pull-requests.js";
@@ -120,8 +121,25 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
     return toRequest(data as RawMergeRequest);
   }
 
-  async withdraw(request: OpenRequest, why: string): Promise<void> {
+  async withdraw(request: OpenRequest, why: string, body: string): Promise<void> {
     await this.call("POST", `/merge_requests/${request.number}/notes`, { body: why });
-    await this.call("PUT", `/merge_requests/${request.number}`, { state_event: "close" });
+    await this.call("PUT", `/merge_requests/${request.number}`, {
+      state_event: "close",
+      description: body,
+    });
+  }
+
+  async lastDeclined(branch: string): Promise<OpenRequest | undefined> {
+    // GitLab keeps merged requests in a state of their own: "closed" is declined.
+    const { data } = await this.call(
+      "GET",
+      `/merge_requests?state=closed&source_branch=${encodeURIComponent(branch)}&order_by=created_at&sort=desc&per_page=1`,
+    );
+    const [last] = itemsOf(data, {
+      what: "GET /merge_requests",
+      setting: "CI_API_V4_URL",
+      fits: isNumbered("iid", "title"),
+    }) as unknown as RawMergeRequest[];
+    return last ? toRequest(last) : undefined;
   }
 }

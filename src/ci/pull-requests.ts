@@ -9,7 +9,8 @@
  * place (new commit on the same branch, new body) only when its content changed — never a
  * second request for the same branch. The branches are phctl's own: one left behind by a
  * closed request is reset to the base plus the new commit. A request that proposes what no
- * longer stands is withdrawn: a comment says why, then it is closed.
+ * longer stands is withdrawn: a comment says why, then it is closed. A request people closed
+ * without merging is a decision: the same proposal is not opened again (`lastDeclined`).
  */
 import type { CiContext } from "./platform.js";
 import { GitHubPullClient } from "./github-pulls.js";
@@ -54,8 +55,13 @@ export interface PullRequestApi {
   open(input: RequestInput): Promise<OpenRequest>;
   /** Replace the branch's commit with one of `files` on `base`, and the request's body. */
   refresh(request: OpenRequest, input: RequestInput): Promise<OpenRequest>;
-  /** Say why on the request, then close it (the branch stays: the next open resets it). */
-  withdraw(request: OpenRequest, why: string): Promise<void>;
+  /**
+   * Say why on the request, then close it with `body` as its new body (the branch stays: the
+   * next open resets it).
+   */
+  withdraw(request: OpenRequest, why: string, body: string): Promise<void>;
+  /** The newest request from `branch` closed without being merged (declined), if any. */
+  lastDeclined(branch: string): Promise<OpenRequest | undefined>;
   close(): Promise<void>;
 }
 

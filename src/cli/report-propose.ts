@@ -137,6 +137,10 @@ export async function runPropose(
         failed++;
         say(`propose: ${r.request.title}: could not open it: ${r.error}`);
       } else if (r.status === "deferred") continue;
+      else if (r.status === "declined")
+        say(
+          `propose: ${r.request.title}: not opened again: #${r.opened.number} proposed the same and was closed without merging (reopen it, or it is proposed again once its findings change)`,
+        );
       else {
         say(
           `propose: ${r.status} #${r.opened.number} ${r.request.title}${r.opened.url ? ` (${r.opened.url})` : ""}`,
@@ -156,7 +160,7 @@ export async function runPropose(
       outcomes.filter((x) => x.status === s).length +
       withdrawals.filter((x) => x.status === s).length;
     say(
-      `propose: ${count("opened")} opened, ${count("refreshed")} refreshed, ${count("unchanged")} unchanged, ${count("withdrawn")} closed, ${failed} failed`,
+      `propose: ${count("opened")} opened, ${count("refreshed")} refreshed, ${count("unchanged")} unchanged, ${count("withdrawn")} closed, ${count("declined")} declined before, ${failed} failed`,
     );
     if (count("deferred") > 0)
       say(

@@ -8,15 +8,29 @@
  * the first ones unchanged, goes on with them. A failure stops nothing else: it is reported
  * with the proposal it belongs to.
  *
+ * A proposal with no open request whose branch's last request was closed without merging
+ * while proposing exactly the same (the same digest) is "declined": people decided, and it
+ * is not opened again until the proposal changes (a new finding, another file).
+ *
  * An open request on one of phctl's branches that no proposal of this run wants, and that the
  * caller says this review covers (`stale`: its project was reviewed and has nothing left to
  * propose), is withdrawn: a comment says why, then it is closed — within the same `max`.
  */
 import type { OpenRequest, PullRequestApi } from "../ci/pull-requests.js";
-import { BRANCH_PREFIX, digestIn, PROPOSE_LABEL, type ProposedRequest } from "./request.js";
+import {
+  BRANCH_PREFIX,
+  digestIn,
+  PROPOSE_LABEL,
+  withoutDigest,
+  type ProposedRequest,
+} from "./request.js";
 
 export type Outcome =
-  | { request: ProposedRequest; status: "opened" | "refreshed" | "unchanged"; opened: OpenRequest }
+  | {
+      request: ProposedRequest;
+      status: "opened" | "refreshed" | "unchanged" | "declined";
+      opened: OpenRequest;
+    }
   | { request: ProposedRequest; status: "failed"; error: string }
   | { request: ProposedRequest; status: "deferred" };
 
@@ -63,12 +77,21 @@ export async function openRequests(
       out.push({ request, status: "deferred" });
       continue;
     }
-    if (!same) writes++;
     try {
       if (standing && same) out.push({ request, status: "unchanged", opened: standing });
-      else if (standing)
+      else if (standing) {
+        writes++;
         out.push({ request, status: "refreshed", opened: await api.refresh(standing, input) });
-      else out.push({ request, status: "opened", opened: await api.open(input) });
+      } else {
+        // Closed without merging, proposing exactly this: people decided; not asked again.
+        const declined = await api.lastDeclined(request.branch);
+        if (declined && digestIn(declined.body) === request.digest)
+          out.push({ request, status: "declined", opened: declined });
+        else {
+          writes++;
+          out.push({ request, status: "opened", opened: await api.open(input) });
+        }
+      }
     } catch (e) {
       out.push({ request, status: "failed", error: (e as Error).message });
     }
@@ -84,7 +107,7 @@ export async function openRequests(
     }
     writes++;
     try {
-      await api.withdraw(standing, WITHDRAWN);
+      await api.withdraw(standing, WITHDRAWN, withoutDigest(standing.body));
       withdrawals.push({ standing, status: "withdrawn" });
     } catch (e) {
       withdrawals.push({ standing, status: "failed", error: (e as Error).message });

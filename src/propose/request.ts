@@ -26,6 +26,17 @@ export interface ProposedRequest {
   digest: string;
 }
 
+/**
+ * A body without its digest: a request phctl withdraws carries it no more, so that a later
+ * review never reads phctl's own closing as people declining the proposal.
+ */
+export function withoutDigest(body: string): string {
+  return body.replace(
+    new RegExp(`<!-- ${MARKER} [0-9a-f]{64} -->`),
+    `<!-- ${MARKER} withdrawn -->`,
+  );
+}
+
 /** The digest a body carries (undefined: not one phctl wrote). */
 export function digestIn(body: string): string | undefined {
   return new RegExp(`<!-- ${MARKER} ([0-9a-f]{64}) -->`).exec(body)?.[1];
@@ -77,8 +88,9 @@ export function requestOf(p: Proposal, toRepoPath: (file: string) => string): Pr
   const tail = [
     "",
     "Merge to carry it out: the apply after the merge makes the change. To decline, close it:",
-    "an inactive user keeps their access (the next review proposes it again while the finding",
-    "stands), and access granted live only is removed by the next apply.",
+    "an inactive user keeps their access, and access granted live only is removed by the next",
+    "apply. A closed request is not opened again while it would propose the same; a change in",
+    "the project's findings makes a new one.",
     ...(p.edits.some((e) => e.action === "expired")
       ? [
           "An ended grant counts as absent whether or not this merges: deleting its entry",

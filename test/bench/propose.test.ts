@@ -25,10 +25,11 @@ describe("report access --propose (bench smoke)", () => {
       // prettier-ignore
       expect(by[route], route).toBe(r.opened);
     expect(by["POST /pulls/N/requested_reviewers"]).toBeLessThanOrEqual(r.opened);
-    expect(r.first.reads).toBe(3); // the open pull requests, the base's ref and commit
+    // The open pull requests, the base's ref and commit, and each new branch's last closed one.
+    expect(r.first.reads).toBe(3 + r.opened);
     expect(r.second).toEqual({ reads: 1, writes: 0, byRoute: { "GET /pulls": 1 } });
     expect(r.againLine).toBe(
-      `propose: 0 opened, 0 refreshed, ${r.opened} unchanged, 0 closed, 0 failed`,
+      `propose: 0 opened, 0 refreshed, ${r.opened} unchanged, 0 closed, 0 declined before, 0 failed`,
     );
     expect(r.within).toBe(true);
   }, 180_000);

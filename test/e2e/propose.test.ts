@@ -172,7 +172,9 @@ describe("report access --propose on GitHub", () => {
 
   it("opens one pull request per project with findings: the edit in place, admins as reviewers, the label, the finding", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.head, p.base, p.state, p.labels])).toEqual([
@@ -212,7 +214,9 @@ describe("report access --propose on GitHub", () => {
     const before = gh.requests.length;
     const r = await propose();
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     const sent = gh.requests.slice(before);
     expect(writes(sent)).toEqual([]);
     expect(sent.map((x) => x.path.split("?")[0])).toEqual([`/repos/${REPO}/pulls`]);
@@ -223,7 +227,9 @@ describe("report access --propose on GitHub", () => {
     await grant(s.t, "beta", "reporters", "dave");
     const before = gh.requests.length;
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(r.code).toBe(0);
     const pulls = gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.number, p.head, p.state])).toEqual([
@@ -282,7 +288,9 @@ describe("report access --propose on GitHub", () => {
     try {
       const before = gh.requests.length;
       const r = await propose();
-      expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 1 closed, 0 failed/);
+      expect(r.stderr).toMatch(
+        /propose: 0 opened, 0 refreshed, 1 unchanged, 1 closed, 0 declined before, 0 failed/,
+      );
       expect(r.stderr).toContain("propose: closed #1 Access review: project alpha: nothing in it stands any more"); // prettier-ignore
       expect(r.code).toBe(0);
       expect(writes(gh.requests.slice(before)).map((x) => `${x.method} ${x.path}`)).toEqual([
@@ -296,11 +304,22 @@ describe("report access --propose on GitHub", () => {
       expect(gh.comments(REPO, 1).map((c) => c.body)).toEqual([
         expect.stringMatching(/^phctl's access review no longer proposes this/),
       ]);
+      // phctl's own closing is no decline: the body keeps no digest.
+      expect(gh.git.pulls(REPO)[0].body).toContain("<!-- phctl-propose withdrawn -->");
       const again = await propose();
-      expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 0 closed, 0 failed/); // prettier-ignore
+      expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/); // prettier-ignore
     } finally {
       writeFileSync(alpha, FILES["config/alpha.yaml"]);
     }
+    // The finding back as it was: proposed again, in a new request (#1 was phctl's closing).
+    await grant(s.t, "alpha", "admins", "olive");
+    const back = await propose();
+    expect(back.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/); // prettier-ignore
+    expect(gh.git.pulls(REPO).map((p) => [p.number, p.head, p.state])).toEqual([
+      [1, "phctl/access-review/alpha", "closed"],
+      [2, "phctl/access-review/beta", "open"],
+      [3, "phctl/access-review/alpha", "open"],
+    ]);
   });
 });
 
@@ -326,7 +345,9 @@ spec:
 
   it("is removed by an override in the project's own file; the layer stays as it was", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(r.code).toBe(0);
     const pulls = c.gh.git.pulls(REPO);
     expect(pulls.map((p) => p.head)).toEqual(["phctl/access-review/delta", "phctl/access-review/epsilon"]); // prettier-ignore
@@ -338,16 +359,24 @@ spec:
     }
   });
 
-  it("a branch left by a closed pull request is reset and a new one opened; a reviewer GitHub refuses is said, the pull request stands", async () => {
+  it("a pull request people closed is not opened again while it would propose the same; once the proposal changes, its branch is reset and a new one opened; a reviewer GitHub refuses is said, the pull request stands", async () => {
     const closed = await fetch(`${c.gh.url}/repos/${REPO}/pulls/1`, {
       method: "PATCH",
       headers: { authorization: `token ${GITHUB_TOKENS.write}` },
       body: JSON.stringify({ state: "closed" }),
     });
     expect(closed.status).toBe(200);
+    const declined = await propose();
+    expect(declined.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 0 closed, 1 declined before, 0 failed/); // prettier-ignore
+    expect(declined.stderr).toContain("propose: Access review: project delta: not opened again: #1 proposed the same and was closed without merging"); // prettier-ignore
+    expect(declined.code).toBe(0);
+    expect(c.gh.git.pulls(REPO)).toHaveLength(2);
+
+    // A new finding on delta: carol granted live only. The proposal changed: a new request.
+    await grant(c.s.t, "delta", "reporters", "carol");
     c.gh.git.setCollaborators(REPO, ["alice"]);
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(/propose: 1 opened, 0 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/); // prettier-ignore
     expect(r.stderr).toMatch(/propose: #3: reviewers alice, dave not requested: 422 Reviews may only be requested from collaborators/); // prettier-ignore
     expect(r.code).toBe(0);
     const pulls = c.gh.git.pulls(REPO);
@@ -356,8 +385,9 @@ spec:
       [2, "phctl/access-review/epsilon", "open", [LABEL]],
       [3, "phctl/access-review/delta", "open", [LABEL]],
     ]);
-    expect(c.gh.git.files(REPO, "phctl/access-review/delta")!["config/delta.yaml"]).toContain(
-      "developers: [{ $remove: olga }]",
+    // The branch is the base plus the new proposal only.
+    expect(c.gh.git.files(REPO, "phctl/access-review/delta")!["config/delta.yaml"]).toBe(
+      `${LAYERED["config/delta.yaml"]}    developers: [{ $remove: olga }]\n    reporters: [carol]\n`,
     );
   });
 });
@@ -394,7 +424,9 @@ describe("report access --propose on GitLab", () => {
 
   it("one merge request per project, again nothing, a changed finding refreshes it", async () => {
     const first = await propose();
-    expect(first.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
+    expect(first.stderr).toMatch(
+      /propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(first.code).toBe(0);
     let mrs = gl.git.pulls(PROJECT_PATH);
     expect(mrs.map((m) => [m.number, m.head, m.base, m.state, m.labels, m.reviewers])).toEqual([
@@ -414,7 +446,7 @@ describe("report access --propose on GitLab", () => {
     let from = gl.requests.length;
     const second = await propose();
     expect(second.stderr).toMatch(
-      /propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/,
+      /propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 declined before, 0 failed/,
     );
     expect(gl.requests.slice(from).map((x) => `${x.method} ${x.path.split("?")[0]}`)).toEqual([
       `GET /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/merge_requests`,
@@ -423,7 +455,9 @@ describe("report access --propose on GitLab", () => {
     await grant(s.t, "beta", "reporters", "dave");
     from = gl.requests.length;
     const third = await propose();
-    expect(third.stderr).toMatch(/propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/);
+    expect(third.stderr).toMatch(
+      /propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(third.code).toBe(0);
     expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
       `POST /api/v4/projects/${encodeURIComponent(PROJECT_PATH)}/repository/commits`,
@@ -445,13 +479,15 @@ describe("report access --propose on GitLab", () => {
     await grant(s.t, "gamma", "developers", "carol");
     const capped = await propose(["--max-requests", "1"]);
     expect(capped.stderr).toMatch(
-      /propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 failed/,
+      /propose: 0 opened, 1 refreshed, 1 unchanged, 0 closed, 0 declined before, 0 failed/,
     );
     expect(capped.stderr).toContain("propose: 1 more deferred to the next run (--max-requests 1");
     expect(capped.code).toBe(0);
     expect(gl.git.pulls(PROJECT_PATH).map((m) => m.head)).not.toContain("phctl/access-review/gamma"); // prettier-ignore
     const next = await propose();
-    expect(next.stderr).toMatch(/propose: 1 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
+    expect(next.stderr).toMatch(
+      /propose: 1 opened, 0 refreshed, 2 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.head])).toEqual([
       [1, "phctl/access-review/alpha"],
       [2, "phctl/access-review/beta"],
@@ -465,7 +501,9 @@ describe("report access --propose on GitLab", () => {
     if (r0.body?.statusUrl) await s.t.waitJob(new URL(r0.body.statusUrl, s.t.url).pathname);
     const from = gl.requests.length;
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 1 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 0 opened, 0 refreshed, 2 unchanged, 1 closed, 0 declined before, 0 failed/,
+    );
     expect(r.code).toBe(0);
     const project = encodeURIComponent(PROJECT_PATH);
     expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
@@ -480,6 +518,21 @@ describe("report access --propose on GitLab", () => {
     expect(gl.notes(PROJECT_PATH, 3).map((n) => n.body)).toEqual([
       expect.stringMatching(/^phctl's access review no longer proposes this/),
     ]);
+  });
+  it("a merge request people closed is not opened again while it proposes the same", async () => {
+    const project = encodeURIComponent(PROJECT_PATH);
+    const closed = await fetch(`${gl.apiUrl}/projects/${project}/merge_requests/1`, {
+      method: "PUT",
+      headers: { "private-token": GITLAB_TOKENS.write, "content-type": "application/json" },
+      body: JSON.stringify({ state_event: "close" }),
+    });
+    expect(closed.status).toBe(200);
+    const from = gl.requests.length;
+    const r = await propose();
+    expect(r.stderr).toMatch(/propose: 0 opened, 0 refreshed, 1 unchanged, 0 closed, 1 declined before, 0 failed/); // prettier-ignore
+    expect(r.stderr).toContain("not opened again: #1 proposed the same and was closed without merging"); // prettier-ignore
+    expect(writes(gl.requests.slice(from))).toEqual([]);
+    expect(gl.git.pulls(PROJECT_PATH).filter((m) => m.state === "open").map((m) => m.number)).toEqual([2]); // prettier-ignore
   });
 });
 
@@ -507,7 +560,9 @@ describe("report access --propose: grants whose expires has passed", () => {
 
   it("each ended entry is deleted in a pull request of its project, live or gone; the grant still live is not declared again; twice opens nothing", async () => {
     const r = await propose();
-    expect(r.stderr).toMatch(/propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 failed/);
+    expect(r.stderr).toMatch(
+      /propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(r.code).toBe(0);
     const pulls = c.gh.git.pulls(REPO);
     expect(pulls.map((p) => [p.head, p.reviewers])).toEqual([
@@ -530,7 +585,9 @@ describe("report access --propose: grants whose expires has passed", () => {
 
     const before = c.gh.requests.length;
     const again = await propose();
-    expect(again.stderr).toMatch(/propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 failed/);
+    expect(again.stderr).toMatch(
+      /propose: 0 opened, 0 refreshed, 2 unchanged, 0 closed, 0 declined before, 0 failed/,
+    );
     expect(writes(c.gh.requests.slice(before))).toEqual([]);
   });
 });

@@ -13,8 +13,10 @@
  *                                                         "Reference already exists"
  *           PATCH /repos/{o}/{r}/git/refs/heads/{branch}  {sha, force} → 200; 422 not a fast
  *                                                         forward without force, or no branch
- *           GET   /repos/{o}/{r}/pulls                    state (open by default, closed, all);
- *                                                         paged (per_page default 30) with Link
+ *           GET   /repos/{o}/{r}/pulls                    state (open by default, closed, all),
+ *                                                         head (owner:branch), direction (desc:
+ *                                                         newest first); paged (per_page
+ *                                                         default 30) with Link
  *           POST  /repos/{o}/{r}/pulls                    {title, head, base, body} → 201; 422
  *                                                         when an open one has that head, or
  *                                                         head is not a branch
@@ -35,7 +37,8 @@
  *                                                         with force; update of a missing file
  *                                                         and create of an existing one → 400
  *           GET   /projects/:id/merge_requests            state (opened, closed, merged, all),
- *                                                         labels (all must match); paged
+ *                                                         labels (all must match),
+ *                                                         source_branch; newest first; paged
  *                                                         (per_page default 20), X-Next-Page
  *           POST  /projects/:id/merge_requests            {source_branch, target_branch, title,
  *                                                         description, labels (comma string),
@@ -225,8 +228,10 @@ export function githubPulls(o: { web: string; error: ErrorReply }): FakeGitHubPu
       }
       if (rest === "pulls" && req.method === "GET") {
         const state = req.query.get("state") ?? "open";
-        const all = g.pullsOf(repo).filter((p) => state === "all" || (state === "open") === (p.state === "open")); // prettier-ignore
-        const p = pageOf(all, req.query, 30);
+        // head=owner:branch narrows to one branch; newest first with direction=desc.
+        const head = req.query.get("head")?.split(":").slice(1).join(":");
+        const all = g.pullsOf(repo).filter((p) => (state === "all" || (state === "open") === (p.state === "open")) && (head === undefined || p.head === head)); // prettier-ignore
+        const p = pageOf(req.query.get("direction") === "desc" ? [...all].reverse() : all, req.query, 30); // prettier-ignore
         const link = (n: number, rel: string) => {
           const q = new URLSearchParams(req.query);
           q.set("per_page", String(p.perPage));
@@ -365,12 +370,14 @@ export function gitlabPulls(o: {
       if (rest === "merge_requests" && req.method === "GET") {
         const state = req.query.get("state") ?? "all";
         const want = labelList(req.query.get("labels"));
+        const source = req.query.get("source_branch");
         const all = g
           .pullsOf(project)
           .filter(
             (p) =>
               (state === "all" || state === (p.state === "open" ? "opened" : p.state)) &&
-              want.every((l) => p.labels.includes(l)),
+              want.every((l) => p.labels.includes(l)) &&
+              (source === null || p.head === source),
           );
         const p = pageOf([...all].reverse(), req.query, 20);
         return { status: 200, body: p.items.map((x) => json(project, x)), headers: o.pageHeaders(p, all.length) }; // prettier-ignore
