@@ -39,6 +39,14 @@ const toRequest = (p: RawPull): OpenRequest => ({
   ...(p.html_url ? { url: p.html_url } : {}),
 });
 
+/** A list of pull requests, as GitHub answers one (else a PLATFORM_SHAPE error). */
+const pullsIn = (answer: unknown): RawPull[] =>
+  itemsOf(answer, {
+    what: "GET /repos/{owner}/{repo}/pulls",
+    setting: "GITHUB_API_URL",
+    fits: isNumbered("number", "title"),
+  }) as unknown as RawPull[];
+
 export class GitHubPullClient extends GitHubClient implements PullRequestApi {
   private readonly bases = new Map<string, Promise<{ commit: string; tree: string }>>();
 
@@ -48,12 +56,7 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       state: "open",
       per_page: 100,
     });
-    const all = itemsOf(answer, {
-      what: "GET /repos/{owner}/{repo}/pulls",
-      setting: "GITHUB_API_URL",
-      fits: isNumbered("number", "title"),
-    }) as unknown as RawPull[];
-    return all
+    return pullsIn(answer)
       .filter(
         (p) => p.head.ref.startsWith(prefix) || (p.labels ?? []).some((l) => l.name === label),
       )
@@ -192,12 +195,7 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
       direction: "desc",
       per_page: 10,
     });
-    const closed = itemsOf(data, {
-      what: "GET /repos/{owner}/{repo}/pulls",
-      setting: "GITHUB_API_URL",
-      fits: isNumbered("number", "title"),
-    }) as unknown as RawPull[];
-    const last = closed.find((p) => p.head.ref === branch);
+    const last = pullsIn(data).find((p) => p.head.ref === branch);
     return last && !last.merged_at ? toRequest(last) : undefined;
   }
 }
