@@ -119,8 +119,9 @@ export async function runPropose(
     o.baseBranch ?? env.CI_DEFAULT_BRANCH ?? env.GITHUB_BASE_REF ?? env.GITHUB_REF_NAME ?? "main";
   const client = openPullClient(ctx, ctx.token);
   try {
-    // A standing request of a reviewed project with nothing left to propose is withdrawn.
-    const reviewed = new Set(report.projects.map((p) => p.project));
+    // A standing request of a project this config declares, with nothing left to propose, is
+    // withdrawn: another config of the same repository (another key) keeps its own projects'.
+    const reviewed = new Set(report.projects.filter((p) => p.declared).map((p) => p.project));
     const busy = new Set([...edits.map((e) => e.project), ...notWritten.map((n) => n.edit.project)]); // prettier-ignore
     const { outcomes, withdrawals } = await openRequests(client, requests, {
       base,

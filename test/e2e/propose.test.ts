@@ -554,17 +554,28 @@ describe("report access --propose: grants whose expires has passed", () => {
       { slug: "alpha", access: { admins: ["alice"], developers: ["dave", "carol"] } },
       { slug: "beta", access: { admins: ["alice", "erin"], reporters: ["carol"] } },
       { slug: "gamma", access: { admins: ["alice", "erin"] } },
+      // Live, declared by another config of the repository (another key).
+      { slug: "zeta", access: { admins: ["alice"], developers: ["olga"] } },
     ],
     ["alice", "erin"],
   );
 
   it("each ended entry is deleted in a pull request of its project, live or gone; the grant still live is not declared again; twice opens nothing", async () => {
+    // Another config's standing request, for a project this config does not declare: not ours to close.
+    c.gh.git.seedBranch(REPO, "phctl/access-review/zeta", EXPIRING);
+    const other = await fetch(`${c.gh.url}/repos/${REPO}/pulls`, {
+      method: "POST",
+      headers: { authorization: `token ${GITHUB_TOKENS.write}` },
+      body: JSON.stringify({ title: "Access review: project zeta", head: "phctl/access-review/zeta", base: "main", body: "another key's" }), // prettier-ignore
+    });
+    expect(other.status).toBe(201);
     const r = await propose();
     expect(r.stderr).toMatch(
       /propose: 2 opened, 0 refreshed, 0 unchanged, 0 closed, 0 declined before, 0 failed/,
     );
     expect(r.code).toBe(0);
-    const pulls = c.gh.git.pulls(REPO);
+    const [zeta, ...pulls] = c.gh.git.pulls(REPO);
+    expect([zeta.head, zeta.state]).toEqual(["phctl/access-review/zeta", "open"]);
     expect(pulls.map((p) => [p.head, p.reviewers])).toEqual([
       ["phctl/access-review/alpha", ["alice"]],
       ["phctl/access-review/beta", ["alice", "erin"]],
