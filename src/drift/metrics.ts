@@ -9,6 +9,8 @@
  *   phctl_drift_in_sync{key}                      1 in sync, 0 drift (absent after an error)
  *   phctl_drift_policy_violations{key,enforcement} policy violations found (deny, warn)
  *   phctl_policy_debt{key,policy}                 a ratchet policy's violations already there
+ *   phctl_access_expiring{key,status}             grants with `expires:`: due (ended, still
+ *                                                 live), ended (gone, entry left), soon
  *   phctl_drift_last_run_success{key}             1 the check ran, 0 it failed (exit 1)
  *   phctl_drift_last_run_timestamp_seconds{key}   when the run read live state (Unix time)
  *   phctl_drift_api_calls{key}                    calls to the service's API
@@ -85,6 +87,15 @@ export function renderMetrics(m: DriftMetrics): string {
         ]),
       );
   }
+  if (c)
+    family(
+      "phctl_access_expiring",
+      "Grants whose expires: has passed (due: still live, the next apply removes them; ended: gone live, the manifest entry left) or ends within the warning window (soon).",
+      (["due", "ended", "soon"] as const).map((status): [Record<string, string>, number] => [
+        { ...key, status },
+        c.expiring[status],
+      ]),
+    );
   family("phctl_drift_last_run_success", "1 when the last drift check ran, 0 when it failed.", [
     [key, c ? 1 : 0],
   ]);

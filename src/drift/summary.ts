@@ -17,10 +17,16 @@ export interface DriftCounts {
   unmanaged: number;
   /** Violations of the organization's policies, by enforcement (not drift either; excepted ones not counted). */
   policy: { deny: number; warn: number; debt: Record<string, number> };
+  /**
+   * Grants with an `expires:` that has passed — still live (`due`: the plan removes them) or
+   * gone live with their manifest entry left (`ended`) — and that end within the warning
+   * window (`soon`).
+   */
+  expiring: { due: number; ended: number; soon: number };
 }
 
 export function countsOf(
-  plan: Pick<Plan, "entries" | "unmanaged"> & Partial<Pick<Plan, "violations">>,
+  plan: Pick<Plan, "entries" | "unmanaged"> & Partial<Pick<Plan, "violations" | "expiring">>,
 ): DriftCounts {
   const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
   const byKind: DriftCounts["byKind"] = {};
@@ -38,7 +44,17 @@ export function countsOf(
     byKind,
     unmanaged: plan.unmanaged.length,
     policy: { deny, warn, debt },
+    expiring: expiringCounts(plan.expiring ?? []),
   };
+}
+
+function expiringCounts(grants: NonNullable<Plan["expiring"]>): DriftCounts["expiring"] {
+  const c = { due: 0, ended: 0, soon: 0 };
+  for (const g of grants)
+    if (g.status === "expiring") c.soon++;
+    else if (g.due === false) c.ended++;
+    else c.due++;
+  return c;
 }
 
 const WORDS: Record<Action, string> = {

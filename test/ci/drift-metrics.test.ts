@@ -34,6 +34,7 @@ describe("the metrics file", () => {
       "phctl_drift_differences",
       "phctl_drift_in_sync",
       "phctl_drift_policy_violations",
+      "phctl_access_expiring",
       "phctl_drift_last_run_success",
       "phctl_drift_last_run_timestamp_seconds",
       "phctl_drift_api_calls",
@@ -55,6 +56,24 @@ describe("the metrics file", () => {
     expect(Number(value(fams, "phctl_drift_last_run_timestamp_seconds"))).toBe(time.getTime() / 1000); // prettier-ignore
     expect(value(fams, "phctl_drift_api_calls")).toBe("29");
     expect(value(fams, "phctl_drift_duration_seconds")).toBe("1.234");
+  });
+
+  it("counts the grants that expire: due (still live), ended (gone live), soon; 0 each without any", () => {
+    const grant = (status: "expired" | "expiring", due?: boolean) => ({
+      key: "project/p/access/developers/user/bob",
+      kind: "ProjectAccess" as const,
+      what: "bob on the developers of project p",
+      expires: "2026-06-01",
+      status,
+      daysLeft: status === "expired" ? -1 : 3,
+      source: { file: "p.yaml", line: 7, column: 9 },
+      ...(due === undefined ? {} : { due }),
+    });
+    const plan: Plan = { ...samplePlan(), expiring: [grant("expired", true), grant("expired", false), grant("expired", false), grant("expiring")] }; // prettier-ignore
+    const fams = parse(renderMetrics({ key: "k", time, durationMs: 10, counts: countsOf(plan) }));
+    expect(["due", "ended", "soon"].map((status) => value(fams, "phctl_access_expiring", { key: "k", status }))).toEqual(["1", "2", "1"]); // prettier-ignore
+    const none = parse(renderMetrics({ key: "k", time, durationMs: 10, counts: countsOf(samplePlan()) })); // prettier-ignore
+    expect(["due", "ended", "soon"].map((status) => value(none, "phctl_access_expiring", { key: "k", status }))).toEqual(["0", "0", "0"]); // prettier-ignore
   });
 
   it("in sync: no entries, differences 0, in-sync 1", () => {
