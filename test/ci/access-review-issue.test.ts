@@ -12,6 +12,7 @@ import { accessReviewTitle, fitBody, publishAccessIssue, type ReportMarkdown } f
 import { renderReportMarkdown } from "../../src/render/report-markdown.js";
 import { registerEnvironmentSecrets } from "../../src/secrets.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { githubSchedule } from "../helpers/ci-env.js";
 import { accessFixture } from "../helpers/report-fixture.js";
 
 function memory() {
@@ -123,15 +124,8 @@ describe("the access-review issue on the fake GitHub", () => {
   const REPO = "acme/infra";
   beforeAll(async () => void (gh = await startFakeGitHub()));
   afterAll(async () => gh.close());
-  const env = (token: string = GITHUB_TOKENS.write) => ({
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "schedule",
-    GITHUB_API_URL: gh.url,
-    GITHUB_SERVER_URL: "https://github.example",
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_TOKEN: token,
-    GITHUB_RUN_ID: "77",
-  });
+  const env = (token: string = GITHUB_TOKENS.write) =>
+    githubSchedule({ apiUrl: gh.url, repo: REPO, token, runId: 77 });
   const markdown: ReportMarkdown = renderReportMarkdown;
 
   it("keeps one issue for the month through two runs, labelled, with the findings and no token", async () => {

@@ -18,6 +18,7 @@ import { phctl } from "../helpers/cli.js";
 import { copyExamples } from "../helpers/examples.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { GITLAB_TOKENS, startFakeGitLab, type FakeGitLab } from "../helpers/fake-gitlab.js";
+import { gitlabPipeline, githubSchedule } from "../helpers/ci-env.js";
 import { startServer, TOKENS } from "../helpers/server.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "phctl-expiry-issue-"));
@@ -63,14 +64,7 @@ describe("on GitHub: one expiry issue through ending soon, expired, removed and 
     run(["drift", ".", "--report", "github-issue"], {
       ...s.env,
       PHCTL_NOW: today,
-      GITHUB_ACTIONS: "true",
-      GITHUB_EVENT_NAME: "schedule",
-      GITHUB_API_URL: gh.url,
-      GITHUB_SERVER_URL: "https://github.example",
-      GITHUB_REPOSITORY: REPO,
-      GITHUB_TOKEN: token,
-      GITHUB_RUN_ID: String(++runId),
-      GITHUB_RUN_NUMBER: String(runId - 500),
+      ...githubSchedule({ apiUrl: gh.url, repo: REPO, token, runId: ++runId, runNumber: runId - 500 }),
     }, s.dir); // prettier-ignore
   const issues = () => gh.issues.list(REPO);
   const expiry = () => issues().filter((i) => i.labels.includes("phctl-expiry"));
@@ -194,12 +188,7 @@ describe("on GitLab: the expiry issue opens, and closes once the grant is renewe
     run(["drift", ".", "--report", "gitlab-issue"], {
       ...s.env,
       PHCTL_NOW: "2026-06-05",
-      GITLAB_CI: "true",
-      CI_API_V4_URL: gl.apiUrl,
-      CI_PROJECT_ID: PROJECT,
-      CI_PIPELINE_ID: String(++pipeline),
-      CI_PIPELINE_URL: `https://gitlab.example/acme/config/-/pipelines/${pipeline}`,
-      PHCTL_GITLAB_TOKEN: GITLAB_TOKENS.write,
+      ...gitlabPipeline({ apiUrl: gl.apiUrl, project: PROJECT, pipeline: ++pipeline, token: GITLAB_TOKENS.write }),
     }, s.dir); // prettier-ignore
 
   it("opens with the grant and its line; a later date in the manifests closes it with a note", async () => {

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { githubSchedule } from "../helpers/ci-env.js";
 import { phctl } from "../helpers/cli.js";
 import { TOKENS } from "../helpers/server.js";
 import { recorder } from "../ci/helpers.js";
@@ -29,14 +30,7 @@ let runId = 300;
 /** A scheduled job's environment, with the next run id. */
 const env = (extra: Record<string, string> = {}) => ({
   ...c.env,
-  GITHUB_ACTIONS: "true",
-  GITHUB_EVENT_NAME: "schedule",
-  GITHUB_API_URL: gh.url,
-  GITHUB_SERVER_URL: "https://github.example",
-  GITHUB_REPOSITORY: REPO,
-  GITHUB_TOKEN: GITHUB_TOKENS.write,
-  GITHUB_RUN_ID: String(++runId),
-  GITHUB_RUN_NUMBER: String(runId - 300),
+  ...githubSchedule({ apiUrl: gh.url, repo: REPO, token: GITHUB_TOKENS.write, runId: ++runId, runNumber: runId - 300 }), // prettier-ignore
   ...extra,
 });
 const drift = (extra: Record<string, string> = {}, flags: string[] = []) =>

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GITLAB_TOKENS, startFakeGitLab, type FakeGitLab } from "../helpers/fake-gitlab.js";
+import { gitlabPipeline } from "../helpers/ci-env.js";
 import { recorder } from "../ci/helpers.js";
 import { converged, DESCRIPTIONS, startWebhook, type Converged, type Webhook } from "./drift-fixture.js"; // prettier-ignore
 
@@ -20,12 +21,7 @@ let pipeline = 700;
 
 const env = (extra: Record<string, string> = {}) => ({
   ...c.env,
-  GITLAB_CI: "true",
-  CI_API_V4_URL: gl.apiUrl,
-  CI_PROJECT_ID: PROJECT,
-  CI_PIPELINE_ID: String(++pipeline),
-  CI_PIPELINE_URL: `https://gitlab.example/acme/config/-/pipelines/${pipeline}`,
-  PHCTL_GITLAB_TOKEN: GITLAB_TOKENS.write,
+  ...gitlabPipeline({ apiUrl: gl.apiUrl, project: PROJECT, pipeline: ++pipeline, token: GITLAB_TOKENS.write }), // prettier-ignore
   ...extra,
 });
 const drift = (extra: Record<string, string> = {}) =>
