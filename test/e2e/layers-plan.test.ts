@@ -14,19 +14,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
-import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { configFiles, userDoc } from "../helpers/config-files.js";
 import { GITHUB_TOKENS, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { populate } from "../helpers/populate.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { serverHolding, type LiveConfig } from "../helpers/live-config.js";
+import type { TestServer } from "../helpers/server.js";
 import { prEvent } from "../ci/helpers.js";
 
 let t: TestServer;
 let gh: FakeGitHub;
-let api: ApiClient;
+let live: LiveConfig | undefined;
 let dir: string;
 let env: Record<string, string>;
 
@@ -72,8 +70,7 @@ spec:
 `;
 
 beforeAll(async () => {
-  [t, gh] = await Promise.all([startServer({ requestLog: true }), startFakeGitHub()]);
-  api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
+  gh = await startFakeGitHub();
   dir = mkdtempSync(join(tmpdir(), "phctl-layers-plan-"));
   write("base/phctl.yaml", "organization: acme\nmaxRemovals: 25%\n");
   write("base/users.yaml", ["jdoe", "asmith", "bwong"].map((n) => userDoc(n)).join("---\n"));
@@ -84,14 +81,10 @@ beforeAll(async () => {
   edit("head/defaults/repositories.yaml", "enableForking: true", "enableForking: false");
   variant("dropped");
   edit("dropped/defaults/access.yaml", "[asmith, bwong]", "[asmith]");
-  env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
-  const base = await loadManifests([join(dir, "base")]);
-  expect(base.diagnostics).toEqual([]);
-  await populate(api, base.state!);
+  ({ t, env } = live = await serverHolding(join(dir, "base"), { requestLog: true }));
 }, 60_000);
 afterAll(async () => {
-  await api.close();
-  await Promise.all([t.close(), gh.close()]);
+  await Promise.all([live?.close(), gh?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 

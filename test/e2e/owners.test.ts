@@ -14,15 +14,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
-import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
-import { populate } from "../helpers/populate.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { serverHolding, type LiveConfig } from "../helpers/live-config.js";
 
-let t: TestServer;
-let api: ApiClient;
+let live: LiveConfig | undefined;
 let dir: string;
 let env: Record<string, string>;
 
@@ -70,8 +66,6 @@ spec:
 `;
 
 beforeAll(async () => {
-  t = await startServer();
-  api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-owners-"));
   // The base: a git checkout with the config in config/.
   execFileSync("git", ["init", "-q", join(dir, "base")]);
@@ -84,14 +78,10 @@ beforeAll(async () => {
   cpSync(join(dir, "base"), join(dir, "head"), { recursive: true });
   edit("head/config/projects/tools.yaml", "developers: [asmith]", "developers: [asmith, bwong]");
   edit("head/config/defaults.yaml", "reporters: [bwong]", "reporters: [bwong, alice]");
-  env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
-  const base = await loadManifests([join(dir, "base/config")]);
-  expect(base.diagnostics).toEqual([]);
-  await populate(api, base.state!);
+  ({ env } = live = await serverHolding(join(dir, "base/config")));
 }, 60_000);
 afterAll(async () => {
-  await api.close();
-  await t.close();
+  await live?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

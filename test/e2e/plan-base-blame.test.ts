@@ -15,16 +15,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
-import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { configFiles, userDoc } from "../helpers/config-files.js";
-import { populate } from "../helpers/populate.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { serverHolding, type LiveConfig } from "../helpers/live-config.js";
 
-let t: TestServer;
-let api: ApiClient;
+let live: LiveConfig | undefined;
 let dir: string;
 let env: Record<string, string>;
 
@@ -55,8 +51,6 @@ spec:
 ${values}`;
 
 beforeAll(async () => {
-  t = await startServer();
-  api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-base-blame-"));
   write("base/phctl.yaml", "organization: acme\nmaxRemovals: 25%\nprune: { repositories: true }\n");
   write("base/users.yaml", ["jdoe", "asmith", "bwong"].map((n) => userDoc(n)).join("---\n"));
@@ -86,14 +80,10 @@ beforeAll(async () => {
   // The bwong layer deleted.
   variant("deleted");
   rmSync(join(dir, "deleted/defaults/bwong.yaml"));
-  env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
-  const base = await loadManifests([join(dir, "base")]);
-  expect(base.diagnostics).toEqual([]);
-  await populate(api, base.state!);
+  ({ env } = live = await serverHolding(join(dir, "base")));
 }, 60_000);
 afterAll(async () => {
-  await api.close();
-  await t.close();
+  await live?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -14,16 +14,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
 import type { Plan } from "../../src/engine/plan.js";
-import { loadManifests } from "../../src/pipeline/load.js";
 import { phctl } from "../helpers/cli.js";
 import { configFiles, userDoc } from "../helpers/config-files.js";
-import { populate } from "../helpers/populate.js";
-import { startServer, TOKENS, type TestServer } from "../helpers/server.js";
+import { serverHolding, type LiveConfig } from "../helpers/live-config.js";
 
-let t: TestServer;
-let api: ApiClient;
+let live: LiveConfig | undefined;
 let dir: string;
 let env: Record<string, string>;
 
@@ -91,8 +87,6 @@ spec:
 `;
 
 beforeAll(async () => {
-  t = await startServer();
-  api = new ApiClient({ apiUrl: t.url, token: TOKENS.admin.secret });
   dir = mkdtempSync(join(tmpdir(), "phctl-restrictions-"));
   write("base/phctl.yaml", "organization: acme\n");
   write(
@@ -120,14 +114,10 @@ beforeAll(async () => {
   write("team-in-folder/projects/alpha/team.yaml", TEAM);
   variant("team-at-top");
   edit("team-at-top/teams.yaml", "", `${TEAM}---\n`);
-  env = { PHCTL_API_URL: t.url, PHCTL_TOKEN: TOKENS.admin.secret };
-  const base = await loadManifests([join(dir, "base")]);
-  expect(base.diagnostics).toEqual([]);
-  await populate(api, base.state!);
+  ({ env } = live = await serverHolding(join(dir, "base")));
 }, 60_000);
 afterAll(async () => {
-  await api.close();
-  await t.close();
+  await live?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
