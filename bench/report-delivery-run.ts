@@ -7,17 +7,11 @@
  * each process's wall and CPU, and the server's CPU over the same run (from /proc, where
  * there is one). Used by bench/report-delivery.ts and the smoke test.
  */
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ApiClient } from "../src/api/client.js";
+import { readFileSync } from "node:fs";
 import type { DeliveryReport } from "../src/report/types.js";
-import { generate, SIZES, writeOrganization, type Size } from "./generate.js";
+import type { Size } from "./generate.js";
+import { planBesideReport, type CliSample, type Run } from "./plan-beside-report.js";
 import { median } from "./report.js";
-import type { CliSample } from "./report-access-run.js";
-import { clearLog, MAIN, readLog, runNode, serve, writeExitHook } from "./serve.js";
-
-const TOKEN = "bench-token-delivery";
 
 export interface ReportDeliveryOptions {
   size: Size;
@@ -79,98 +73,35 @@ const mid = (xs: DeliverySample[]): DeliverySample => {
   };
 };
 
-/** CPU time (user + system, ms) of process `pid` so far; NaN where /proc cannot tell. */
-export function processCpuMs(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in ticks.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 export async function reportDeliveryBench(o: ReportDeliveryOptions): Promise<ReportDeliveryResult> {
-  const log = o.log ?? (() => {});
-  const root = mkdtempSync(join(tmpdir(), "phctl-bench-delivery-"));
-  try {
-    const org = generate(SIZES[o.size], { activity: 7 });
-    const { dir, seed } = writeOrganization(org, root);
-    const hook = writeExitHook(root);
-    const main = o.main ?? MAIN;
-    const { url, child } = await serve({ token: TOKEN, seedFile: seed, latency: o.latency, main });
-    const api = new ApiClient({ apiUrl: url, token: TOKEN, concurrency: 4 });
-    const env = { PHCTL_TOKEN: TOKEN, PHCTL_GIT_TOKEN: TOKEN, PHCTL_API_URL: url, NO_COLOR: "1" };
-    const out = join(root, "delivery.json");
-    const concurrency = ["--concurrency", String(o.concurrency)];
-    try {
-      const cli = async (args: string[], what: string): Promise<DeliverySample> => {
-        await clearLog(api);
-        const cpu0 = processCpuMs(child.pid);
-        const r = await runNode([main, ...args], { env, hook, cwd: root });
-        const serverCpuMs = processCpuMs(child.pid) - cpu0;
-        // plan: 0 in sync (the generated config is what the server was seeded with).
-        if (r.code !== 0) throw new Error(`${what} exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
-        const entries = await readLog(api);
-        const byKind: Record<string, number> = {};
-        for (const e of entries) {
-          const k = callKind(e.method, e.url);
-          byKind[k] = (byKind[k] ?? 0) + 1;
-        }
-        return {
-          calls: entries.length,
-          wallMs: r.wallMs,
-          cpuMs: r.cpuMs,
-          maxRssKB: r.maxRssKB,
-          serverCpuMs,
-          byKind,
-        };
-      };
-      const plan = () => cli(["plan", dir, "--detailed-exitcode", ...concurrency], "plan");
-      const report = () =>
-        cli(
-          ["report", "delivery", dir, "--format", "json", "--out", out, ...concurrency],
-          "report delivery",
-        );
-      // A first run of each warms the server's caches and the OS's; then alternately, so
-      // drift in the machine's load falls on both alike.
-      await plan();
-      await report();
-      const plans: DeliverySample[] = [];
-      const reports: DeliverySample[] = [];
-      for (let i = 0; i < o.runs; i++) {
-        plans.push(await plan());
-        reports.push(await report());
-        const [p, r] = [plans.at(-1)!, reports.at(-1)!];
-        log(
-          `run ${i + 1}: plan ${p.calls} calls ${p.wallMs.toFixed(0)} ms (server CPU ${p.serverCpuMs.toFixed(0)} ms); report delivery ${r.calls} calls ${r.wallMs.toFixed(0)} ms (server CPU ${r.serverCpuMs.toFixed(0)} ms)`,
-        );
-      }
-      const d = JSON.parse(readFileSync(out, "utf8")) as DeliveryReport;
-      const p = mid(plans);
-      const r = mid(reports);
-      const wallRatio = r.wallMs / p.wallMs;
-      return {
-        size: o.size,
-        runs: o.runs,
-        latency: o.latency,
-        concurrency: o.concurrency,
-        plan: p,
-        report: r,
-        callsRatio: r.calls / p.calls,
-        wallRatio,
-        projects: d.dora.projects.length,
-        deployments: d.dora.projects.reduce((n, s) => n + s.deployments, 0),
-        pipelines: d.ci.projects.reduce((n, c) => n + c.pipelines, 0),
-        sections: Object.fromEntries(d.sections.map((s) => [s.name, s.status])),
-        within: wallRatio <= WALL_FACTOR,
-      };
-    } finally {
-      await api.close();
-      child.kill();
+  const sample = (x: Run): DeliverySample => {
+    const byKind: Record<string, number> = {};
+    for (const e of x.entries) {
+      const k = callKind(e.method, e.url);
+      byKind[k] = (byKind[k] ?? 0) + 1;
     }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+    const { calls, wallMs, cpuMs, maxRssKB, serverCpuMs } = x;
+    return { calls, wallMs, cpuMs, maxRssKB, serverCpuMs, byKind };
+  };
+  return planBesideReport({ ...o, report: "delivery" }, ({ plans, reports, out }) => {
+    const d = JSON.parse(readFileSync(out, "utf8")) as DeliveryReport;
+    const p = mid(plans.map(sample));
+    const r = mid(reports.map(sample));
+    const wallRatio = r.wallMs / p.wallMs;
+    return {
+      size: o.size,
+      runs: o.runs,
+      latency: o.latency,
+      concurrency: o.concurrency,
+      plan: p,
+      report: r,
+      callsRatio: r.calls / p.calls,
+      wallRatio,
+      projects: d.dora.projects.length,
+      deployments: d.dora.projects.reduce((n, s) => n + s.deployments, 0),
+      pipelines: d.ci.projects.reduce((n, c) => n + c.pipelines, 0),
+      sections: Object.fromEntries(d.sections.map((s) => [s.name, s.status])),
+      within: wallRatio <= WALL_FACTOR,
+    };
+  });
 }
