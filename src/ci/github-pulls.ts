@@ -39,12 +39,17 @@ const toRequest = (p: RawPull): OpenRequest => ({
   ...(p.html_url ? { url: p.html_url } : {}),
 });
 
+/** A pull request as GitHub lists one: a number, a title and its head branch. */
+const isPull = (x: unknown): x is Record<string, unknown> =>
+  isNumbered("number", "title")(x) &&
+  typeof (x as { head?: { ref?: unknown } }).head?.ref === "string";
+
 /** A list of pull requests, as GitHub answers one (else a PLATFORM_SHAPE error). */
 const pullsIn = (answer: unknown): RawPull[] =>
   itemsOf(answer, {
     what: "GET /repos/{owner}/{repo}/pulls",
     setting: "GITHUB_API_URL",
-    fits: isNumbered("number", "title"),
+    fits: isPull,
   }) as unknown as RawPull[];
 
 export class GitHubPullClient extends GitHubClient implements PullRequestApi {

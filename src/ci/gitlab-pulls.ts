@@ -45,7 +45,7 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
     const mrs = await this.allPages(
       `/merge_requests?state=opened&labels=${encodeURIComponent(label)}`,
       "GET /merge_requests",
-      isNumbered("iid", "title"),
+      isNumbered("iid", "title", "source_branch"),
     );
     return (mrs as unknown as RawMergeRequest[]).map(toRequest);
   }
@@ -138,7 +138,7 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
     const [last] = itemsOf(data, {
       what: "GET /merge_requests",
       setting: "CI_API_V4_URL",
-      fits: isNumbered("iid", "title"),
+      fits: isNumbered("iid", "title", "source_branch"),
     }) as unknown as RawMergeRequest[];
     return last ? toRequest(last) : undefined;
   }

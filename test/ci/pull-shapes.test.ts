@@ -78,4 +78,27 @@ describe("another shape than the platform's", () => {
     expect(gl.git.branches("acme/config")).toEqual(["main"]);
     await client.close();
   });
+
+  it("a pull or merge request listed without its branch is an error, never a request of no branch", async () => {
+    const github = new GitHubPullClient({ apiUrl: gh.url, repository: "acme/config", token: GITHUB_TOKENS.write, policy: FAST }); // prettier-ignore
+    gh.failNext("GET", /\/pulls$/, 200, [{ number: 1, title: "Access review: project alpha" }]);
+    await expect(
+      github.listOpen("phctl-access-review", "phctl/access-review/"),
+    ).rejects.toMatchObject({
+      code: "PLATFORM_SHAPE",
+      message: expect.stringMatching(/GET \/repos\/\{owner\}\/\{repo\}\/pulls .*item 0/),
+    });
+    gh.failNext("GET", /\/pulls$/, 200, [{ number: 1, title: "t", head: {} }]);
+    await expect(github.lastDeclined("phctl/access-review/alpha")).rejects.toMatchObject({ code: "PLATFORM_SHAPE" }); // prettier-ignore
+    await github.close();
+    const gitlab = new GitLabPullClient({ apiUrl: gl.apiUrl, projectId: "acme/config", token: GITLAB_TOKENS.write, policy: FAST }); // prettier-ignore
+    gl.failNext("GET", /\/merge_requests$/, 200, [
+      { iid: 1, title: "Access review: project alpha" },
+    ]);
+    await expect(gitlab.listOpen("phctl-access-review")).rejects.toMatchObject({
+      code: "PLATFORM_SHAPE",
+      message: expect.stringContaining("GET /merge_requests"),
+    });
+    await gitlab.close();
+  });
 });
