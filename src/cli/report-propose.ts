@@ -9,6 +9,8 @@
  */
 import { relative, resolve, sep } from "node:path";
 import { userError } from "../errors.js";
+import { redact } from "../secrets.js";
+import { escapeHiddenLines } from "../visible.js";
 import type { DesiredState, Source } from "../manifest/types.js";
 import { handlesOf, OwnerIndex, ownersOf as namedOwnersOf } from "../owners/index.js";
 import type { AccessReport } from "../report/types.js";
@@ -67,7 +69,8 @@ export async function runPropose(
     import("../propose/request.js"),
     import("../expiry/index.js"),
   ]);
-  const say = (s: string) => process.stderr.write(`phctl: ${s}\n`);
+  // Platform answers and file names are quoted: masked and made visible as every line is.
+  const say = (s: string) => process.stderr.write(`phctl: ${escapeHiddenLines(redact(s))}\n`);
   const found = accessEdits(report);
   const ended = expiredEdits(expiringOf(loaded.state));
   const edits = sorted([...found.edits, ...ended.edits]);
