@@ -6,7 +6,7 @@
  * branch to it (force), then edits the body. Calls: the open pull requests (one per 100),
  * the base's ref and commit (once per run), then per pull request opened 6 (tree, commit,
  * ref, pull, label, reviewers), per refresh 4 (tree, commit, ref, pull), per withdrawal 2
- * (comment, close); before opening, one read of the branch's last closed pull request.
+ * (close, comment); before opening, one read of the branch's last closed pull request.
  *
  * GitHub adds a label in a call of its own after the pull request exists, so a run stopped
  * between the two leaves a pull request without it: the open ones are matched by branch
@@ -178,16 +178,18 @@ export class GitHubPullClient extends GitHubClient implements PullRequestApi {
   }
 
   async withdraw(request: OpenRequest, why: string, body: string): Promise<void> {
-    await this.octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-      ...this.where,
-      issue_number: request.number,
-      body: why,
-    });
+    // The close first (a PATCH, safe to send again): a comment lost on the way is never
+    // posted twice, as the closed request is not listed again.
     await this.octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
       ...this.where,
       pull_number: request.number,
       state: "closed",
       body,
+    });
+    await this.octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...this.where,
+      issue_number: request.number,
+      body: why,
     });
   }
 

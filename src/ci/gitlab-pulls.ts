@@ -7,7 +7,7 @@
  * among the project's members by username (one call per reviewer, once per run; a username
  * that is no member is noted and left out). Calls: the open merge requests with the label
  * (one per 100), then per merge request opened 2 plus the reviewers not looked up yet, per
- * refresh 2, per withdrawal 2 (note, close); before opening, one read of the branch's last
+ * refresh 2, per withdrawal 2 (close, note); before opening, one read of the branch's last
  * closed merge request.
  */
 import { GitLabClient } from "./gitlab.js";
@@ -122,11 +122,13 @@ export class GitLabPullClient extends GitLabClient implements PullRequestApi {
   }
 
   async withdraw(request: OpenRequest, why: string, body: string): Promise<void> {
-    await this.call("POST", `/merge_requests/${request.number}/notes`, { body: why });
+    // The close first (a PUT, safe to send again): a note lost on the way is never posted
+    // twice, as the closed request is not listed again.
     await this.call("PUT", `/merge_requests/${request.number}`, {
       state_event: "close",
       description: body,
     });
+    await this.call("POST", `/merge_requests/${request.number}/notes`, { body: why });
   }
 
   async lastDeclined(branch: string): Promise<OpenRequest | undefined> {

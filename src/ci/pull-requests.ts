@@ -9,7 +9,7 @@
  * place (new commit on the same branch, new body) only when its content changed — never a
  * second request for the same branch. The branches are phctl's own: one left behind by a
  * closed request is reset to the base plus the new commit. A request that proposes what no
- * longer stands is withdrawn: a comment says why, then it is closed. A request people closed
+ * longer stands is withdrawn: closed, and a comment says why. A request people closed
  * without merging is a decision: the same proposal is not opened again (`lastDeclined`).
  */
 import type { CiContext } from "./platform.js";
@@ -56,8 +56,8 @@ export interface PullRequestApi {
   /** Replace the branch's commit with one of `files` on `base`, and the request's body. */
   refresh(request: OpenRequest, input: RequestInput): Promise<OpenRequest>;
   /**
-   * Say why on the request, then close it with `body` as its new body (the branch stays: the
-   * next open resets it).
+   * Close the request with `body` as its new body, then say why in a comment (the branch
+   * stays: the next open resets it).
    */
   withdraw(request: OpenRequest, why: string, body: string): Promise<void>;
   /** The newest request from `branch` closed without being merged (declined), if any. */

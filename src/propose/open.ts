@@ -14,7 +14,7 @@
  *
  * An open request on one of phctl's branches that no proposal of this run wants, and that the
  * caller says this review covers (`stale`: its project was reviewed and has nothing left to
- * propose), is withdrawn: a comment says why, then it is closed — within the same `max`.
+ * propose), is withdrawn: closed, its body and a comment saying why — within the same `max`.
  */
 import type { OpenRequest, PullRequestApi } from "../ci/pull-requests.js";
 import {
@@ -107,7 +107,8 @@ export async function openRequests(
     }
     writes++;
     try {
-      await api.withdraw(standing, WITHDRAWN, withoutDigest(standing.body));
+      // The body says why too, should the comment be lost.
+      await api.withdraw(standing, WITHDRAWN, `${WITHDRAWN}\n\n${withoutDigest(standing.body)}`);
       withdrawals.push({ standing, status: "withdrawn" });
     } catch (e) {
       withdrawals.push({ standing, status: "failed", error: (e as Error).message });

@@ -294,8 +294,8 @@ describe("report access --propose on GitHub", () => {
       expect(r.stderr).toContain("propose: closed #1 Access review: project alpha: nothing in it stands any more"); // prettier-ignore
       expect(r.code).toBe(0);
       expect(writes(gh.requests.slice(before)).map((x) => `${x.method} ${x.path}`)).toEqual([
-        `POST /repos/${REPO}/issues/1/comments`,
         `PATCH /repos/${REPO}/pulls/1`,
+        `POST /repos/${REPO}/issues/1/comments`,
       ]);
       expect(gh.git.pulls(REPO).map((p) => [p.number, p.state])).toEqual([
         [1, "closed"],
@@ -507,8 +507,8 @@ describe("report access --propose on GitLab", () => {
     expect(r.code).toBe(0);
     const project = encodeURIComponent(PROJECT_PATH);
     expect(writes(gl.requests.slice(from)).map((x) => `${x.method} ${x.path}`)).toEqual([
-      `POST /api/v4/projects/${project}/merge_requests/3/notes`,
       `PUT /api/v4/projects/${project}/merge_requests/3`,
+      `POST /api/v4/projects/${project}/merge_requests/3/notes`,
     ]);
     expect(gl.git.pulls(PROJECT_PATH).map((m) => [m.number, m.state])).toEqual([
       [1, "open"],
