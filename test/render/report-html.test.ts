@@ -105,6 +105,39 @@ describe("the HTML report", () => {
     }
   });
 
+  it("draws each chart twice, one image named by its title each: wide for screens and print, narrow for a phone", () => {
+    const r = deliveryFixture();
+    r.ci.projects[0].name = "trusted-firmware-a-tests-long";
+    r.ci.projects[1].name = "trusted-firmware-a-tests-longer";
+    r.ci.slowest = [r.ci.projects[0].name, r.ci.projects[1].name, ...r.ci.slowest];
+    for (const html of [access, renderReportHtml(r)]) {
+      const charts = dom(html).querySelectorAll("figure.chart[data-chart]");
+      for (const c of charts) {
+        const id = c.getAttribute("data-chart") ?? "";
+        const drawings = [...c.querySelectorAll("[data-drawing]")];
+        expect(
+          drawings.map((p) => p.getAttribute("data-drawing")),
+          id,
+        ).toEqual(["wide", "narrow"]);
+        expect(drawings.map((p) => p.querySelector("svg[role=img]")?.getAttribute("viewBox")?.split(" ")[2]), id).toEqual(["720", "340"]); // prettier-ignore
+        for (const p of drawings) {
+          const svg = p.querySelector("svg[aria-label]")!;
+          expect([svg.getAttribute("role"), svg.getAttribute("aria-label")], id).toEqual(["img", c.querySelector("figcaption")?.textContent]); // prettier-ignore
+          expect(p.querySelector('g[data-label="x-axis label"] text')?.textContent, id).toMatch(/\w{3}/); // prettier-ignore
+        }
+      }
+    }
+    // the phone's CSS shows the narrow drawing on a screen (never on paper); no chart is wider than its box
+    expect(access).toContain(".plot-narrow{display:none}");
+    expect(access).toMatch(/@media screen and \(max-width:\d+px\)\{\.plot-wide\{display:none\}\.plot-narrow\{display:block\}\}/); // prettier-ignore
+    expect(access).not.toContain("min-width:420px");
+    // the narrow ranking cuts names shorter, and two that would read the same stay apart
+    const slowest = dom(renderReportHtml(r)).querySelector('[data-chart="ci-slowest-projects"] [data-drawing="narrow"]')!; // prettier-ignore
+    const names = texts(slowest as never, 'g[data-label="y-axis tick label"] text');
+    expect(names.slice(0, 2)).toEqual(["trusted-f…sts-long", "trusted-f…s-longer"]);
+    expect(names.slice(2).every((n) => n.length <= 18)).toBe(true);
+  });
+
   it("lists each finding with its count and rows", () => {
     const r = accessFixture();
     const d = dom(renderReportHtml(r));
