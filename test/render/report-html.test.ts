@@ -14,7 +14,7 @@ import {
   OUTCOME_COLORS,
   bandLabels,
 } from "../../src/render/report-html/delivery-charts.js";
-import { FINDING_SEVERITY, SEVERITIES } from "../../src/report/finding-severity.js";
+import { FINDING_SEVERITY, SEVERITIES, bySeverity } from "../../src/report/finding-severity.js";
 import { FINDING_IDS } from "../../src/report/types.js";
 import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { accessFixture, deliveryFixture, EVIL } from "../helpers/report-fixture.js";
@@ -185,7 +185,7 @@ describe("the HTML report", () => {
     r.sections[1] = { name: "lastLogin", title: "Last logins", status: "failed", error: "403 Forbidden" }; // prettier-ignore
     const d = dom(renderReportHtml(r));
     expect(d.querySelector('[data-section="findings"] [data-section-failed="lastLogin"]')).not.toBeNull(); // prettier-ignore
-    expect(d.querySelectorAll("[data-decisions] [data-decision]").length).toBe(r.findings.length);
+    expect(d.querySelectorAll("[data-decisions] [data-decision], [data-decisions] [data-nothing]").length).toBe(r.findings.length); // prettier-ignore
   });
 
   it("stays within 5 MB at size M (2,000 users, 500 projects)", () => {
@@ -199,7 +199,9 @@ describe("the HTML report", () => {
     const r = mLikeAccess();
     const d = dom(renderReportHtml(r));
     const items = [...d.querySelectorAll("[data-decisions] > [data-decision]")];
-    expect(items.map((e) => e.getAttribute("data-decision")).sort()).toEqual(r.findings.map((f) => f.id).sort()); // prettier-ignore
+    const quiet = [...d.querySelectorAll("[data-nothing-found] [data-nothing]")].map((a) => a.getAttribute("data-nothing")); // prettier-ignore
+    expect(items.map((e) => e.getAttribute("data-decision")).sort()).toEqual(r.findings.filter((f) => f.rows.length).map((f) => f.id).sort()); // prettier-ignore
+    expect([...items.map((e) => e.getAttribute("data-decision")), ...quiet].sort()).toEqual(r.findings.map((f) => f.id).sort()); // prettier-ignore
     const ranks = items.map((e) => SEVERITIES.indexOf(e.getAttribute("data-severity") as never));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     expect(items[0].getAttribute("data-severity")).toBe("high");
@@ -212,6 +214,31 @@ describe("the HTML report", () => {
       for (const a of item.querySelectorAll(".top a")) expect(d.getElementById(a.getAttribute("href")!.slice(1)), String(a.getAttribute("href"))).not.toBeNull(); // prettier-ignore
     }
     expect(inactive.querySelector(".top a")?.getAttribute("href")).toBe(`#${userId(r.findings[0].rows[0].principal!)}`); // prettier-ignore
+  });
+
+  it("the access review's first screen: checks that found nothing and did not change share one line at the end, each linked; a drop to none keeps its card", () => {
+    const r = mLikeAccess();
+    const [inactive, , serviceAdmin] = bySeverity(r.findings);
+    expect([inactive.id, serviceAdmin.id]).toEqual(["inactive-with-write", "service-account-admin"]); // prettier-ignore
+    // service accounts with admin: 1 last time, none now
+    r.since!.resolvedFindings.push({ ...serviceAdmin, count: 1, rows: [{ principal: "ci-bot", detail: "was admin" }] }); // prettier-ignore
+    const d = dom(renderReportHtml(r));
+    const list = d.querySelector("[data-decisions]")!;
+    const cards = [...list.querySelectorAll(":scope > [data-decision]")].map((e) => e.getAttribute("data-decision")); // prettier-ignore
+    const quiet = r.findings.filter((f) => f.count === 0 && f.id !== serviceAdmin.id);
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(cards).toEqual(bySeverity(r.findings).filter((f) => !quiet.includes(f)).map((f) => f.id)); // prettier-ignore
+    const drop = list.querySelector(`[data-decision="${serviceAdmin.id}"]`)!;
+    expect(drop.querySelector("[data-change]")?.textContent).toBe("1 resolved since 2026-05-01");
+    expect(drop.querySelector(".ok")?.textContent).toBe("None.");
+    const line = list.lastElementChild!;
+    expect(line.hasAttribute("data-nothing-found")).toBe(true);
+    expect(line.textContent?.replace(/\s+/g, " ").trim()).toBe(`Nothing found (no change since 2026-05-01): ${bySeverity(quiet).map((f) => f.title).join(", ")}.`); // prettier-ignore
+    for (const a of line.querySelectorAll("a")) expect(d.getElementById(a.getAttribute("href")!.slice(1))?.getAttribute("data-finding"), String(a.getAttribute("href"))).toBe(a.getAttribute("data-nothing")); // prettier-ignore
+    // without --since: the same line, without the date
+    delete r.since;
+    const plain = dom(renderReportHtml(r)).querySelector("[data-nothing-found]")?.textContent ?? "";
+    expect(plain.replace(/\s+/g, " ").trim()).toMatch(/^Nothing found: /);
   });
 
   it("an anchor on every user and every project; long tables grouped and folded; the decision before the charts before the tables", () => {

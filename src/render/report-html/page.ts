@@ -44,6 +44,7 @@ figcaption{font-weight:600;margin-bottom:6px}
 .sev{text-transform:uppercase;letter-spacing:.03em;border:1px solid transparent}.sev-high{background:#a40e26}.sev-medium{background:#e69f00;color:#1f2328}.sev-low{background:var(--head);color:var(--fg);border-color:var(--line)}
 .decisions{list-style:none;padding:0;margin:8px 0}.decision{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:6px 0}
 .decision[data-severity=high]{border-left:4px solid #a40e26}.decision[data-severity=medium]{border-left:4px solid #e69f00}
+.nothing-found{padding:6px 12px;margin:6px 0;color:var(--muted)}.nothing-found strong{color:var(--fg);font-weight:600}
 .decision-head,.decision>p{margin:2px 0}.top{margin:4px 0;padding-left:22px}.why,.facts{color:var(--muted)}.level{font-size:12px;background:var(--head);padding:0 4px;border-radius:4px}
 details{border:1px solid var(--line);border-radius:6px;margin:4px 0;padding:0 8px}summary{cursor:pointer;padding:4px 0}details[open]>summary{border-bottom:1px solid var(--line);margin-bottom:4px}
 .print-only{display:none}
