@@ -7,10 +7,13 @@
  * turns the page dark, and it prints on A4. Then each of those reports and an M-like pair
  * (more users and projects than fold, made here: small enough to stay fast) is opened once
  * per colour scheme × width (1280, 390 px): axe-core finds no serious or critical violation,
- * the first screen is the decision, the page is never wider than the phone, each chart fits
- * or scrolls in its own focusable box, no number breaks across lines, the DORA band labels
- * neither overlap each other nor the lines, and a screenshot is taken (written to
- * $TMPDIR/phctl-report-shots/). The M-like access review prints on a few A4 pages. The time to load is printed
+ * the first screen is the decision, the page is never wider than the phone, each chart shows
+ * one drawing (the wide one at 1280 px, the narrow one at 390) that fits the screen without
+ * scrolling, with its title, axis labels and, on the phone, tick text of 9 px or more; no
+ * number breaks across lines, the DORA band labels of the drawing shown neither overlap each
+ * other nor the lines, and a screenshot is taken (written to $TMPDIR/phctl-report-shots/).
+ * Printed, even from a phone, charts are their wide drawing. The M-like access review prints
+ * on a few A4 pages. The time to load is printed
  * (bench/report-html.ts records it at size M); it is not asserted, a loaded CI machine is no
  * measure. Without Chromium this FAILS saying how to install it.
  */
@@ -34,16 +37,32 @@ const AXE_IN_PAGE = `axe.run(document, { resultTypes: ["violations"] }).then((r)
   .filter((v) => v.impact === "serious" || v.impact === "critical")
   .map((v) => v.impact + " " + v.id + " ×" + v.nodes.length + ": " + v.nodes[0].target.join(" ")))`;
 
-/** What a phone (or any width) shows: page width, charts that neither fit nor scroll, split numbers. */
-const LAYOUT_IN_PAGE = `(() => {
+/** In a page script: the drawings of chart figure f that are shown (one, unless something is wrong). */
+const SHOWN = `const shown = (f) => [...f.querySelectorAll(".plot")].filter((p) => p.getClientRects().length);`;
+
+/**
+ * Each chart as the screen shows it: how many drawings are shown, which one, whether it
+ * ends inside the screen and its box without scrolling, and the size its tick text is
+ * drawn at (font size × the drawing's scale, the smallest tick label).
+ */
+const FIT_IN_PAGE = `(() => { ${SHOWN}
   const vw = document.documentElement.clientWidth;
-  const cut = [...document.querySelectorAll("figure.chart svg[viewBox]")].filter((svg) => {
+  return [...document.querySelectorAll("figure.chart[data-chart]")].map((f) => {
+    const plots = shown(f);
+    const svg = plots[0]?.querySelector("svg[viewBox]");
+    if (!svg) return { id: f.dataset.chart, shown: plots.length };
     const r = svg.getBoundingClientRect();
-    if (r.right <= vw + 0.5) return false;
-    const box = svg.closest(".plot");
-    const scrolls = box && box.scrollWidth > box.clientWidth && box.tabIndex === 0 && box.getAttribute("aria-label");
-    return !(scrolls && r.width <= box.scrollWidth + 0.5);
-  }).map((svg) => svg.closest("figure.chart").dataset.chart);
+    const scale = r.width / svg.viewBox.baseVal.width;
+    const ticks = [...svg.querySelectorAll('g[data-label$="-axis tick label"] text')];
+    const px = Math.min(...ticks.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+    return { id: f.dataset.chart, shown: plots.length, drawing: plots[0].dataset.drawing ?? null, ticks: ticks.length,
+      inside: r.left >= -0.5 && r.right <= vw + 0.5 && r.right <= f.getBoundingClientRect().right + 0.5,
+      scrolls: [plots[0], f].some((b) => b.scrollWidth > b.clientWidth + 0.5), tickPx: Math.round(px * 10) / 10 };
+  });
+})()`;
+
+/** What a phone (or any width) shows: page width, split numbers, groups named without a role. */
+const LAYOUT_IN_PAGE = `(() => {
   const split = [];
   for (const el of document.querySelectorAll("td.num, .count, .band, .sev")) {
     if (!el.getClientRects().length) continue; // folded away
@@ -55,18 +74,19 @@ const LAYOUT_IN_PAGE = `(() => {
       if (tops.size > 1) split.push(node.textContent);
     }
   }
-  return { scrollWidth: document.scrollingElement.scrollWidth, cut, split,
+  return { scrollWidth: document.scrollingElement.scrollWidth, split,
     unnamedGroups: document.querySelectorAll("g[aria-label]:not([role])").length };
 })()`;
 
-/** Per DORA chart: band labels that overlap each other, or reach into the plotted lines. */
-const BAND_LABELS_IN_PAGE = `[...document.querySelectorAll('figure.chart[data-chart^="dora-"]')].map((f) => {
-  const labels = [...f.querySelectorAll('g.band-label text')].map((t) => t.getBoundingClientRect());
-  const lines = [...f.querySelectorAll('g[data-label="line"] path')].map((p) => p.getBoundingClientRect());
+/** Per DORA chart, in the drawing shown: band labels that overlap each other, or reach into the plotted lines. */
+const BAND_LABELS_IN_PAGE = `(() => { ${SHOWN} return [...document.querySelectorAll('figure.chart[data-chart^="dora-"]')].map((f) => {
+  const [plot] = shown(f);
+  const labels = [...plot.querySelectorAll('g.band-label text')].map((t) => t.getBoundingClientRect());
+  const lines = [...plot.querySelectorAll('g[data-label="line"] path')].map((p) => p.getBoundingClientRect());
   const right = Math.max(...lines.map((r) => r.right));
   const overlaps = labels.filter((a, i) => labels.some((b, j) => j > i && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)).length;
-  return { id: f.dataset.chart, labels: labels.length, overlaps, onLines: labels.filter((r) => r.left < right).length };
-})`;
+  return { id: f.dataset.chart, drawing: plot.dataset.drawing, labels: labels.length, overlaps, onLines: labels.filter((r) => r.left < right).length };
+}); })()`;
 
 /** Where the decision is: the tops of the first-screen blocks and of what must come after. */
 const ORDER_IN_PAGE = `(() => {
@@ -75,14 +95,15 @@ const ORDER_IN_PAGE = `(() => {
     chart: top("figure.chart"), findingRows: top('[data-table^="finding-"]'), projects: top('[data-table="dora-projects"], [data-project]') };
 })()`;
 
-/** Each chart's id, drawn size, caption, axis labels and number of drawn shapes. */
-const CHARTS_IN_PAGE = `[...document.querySelectorAll("figure.chart[data-chart]")].map((f) => {
-  const svg = f.querySelector("svg[viewBox]");
+/** Each chart's id and, in the drawing shown: its size, caption, image name, axis labels and number of drawn shapes. */
+const CHARTS_IN_PAGE = `(() => { ${SHOWN} return [...document.querySelectorAll("figure.chart[data-chart]")].map((f) => {
+  const svg = shown(f)[0]?.querySelector("svg[viewBox]");
   const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
-  const label = (a) => f.querySelector('g[data-label="' + a + '-axis label"] text')?.textContent ?? "";
+  const label = (a) => svg?.querySelector('g[data-label="' + a + '-axis label"] text')?.textContent ?? "";
   return { id: f.dataset.chart, width: box.width, height: box.height, title: f.querySelector("figcaption")?.textContent ?? "",
+    image: svg?.getAttribute("role") + " " + svg?.getAttribute("aria-label"),
     x: label("x"), y: label("y"), shapes: svg ? svg.querySelectorAll("rect, path, circle, line").length : 0 };
-})`;
+}); })()`;
 
 describe("the HTML report in Chromium", () => {
   let browser: Browser | undefined;
@@ -97,6 +118,21 @@ describe("the HTML report in Chromium", () => {
     if (!browser) throw new Error(chromiumMissing() ?? "Chromium did not start");
     return browser.context;
   };
+
+  /** Every chart in `charts` is drawn, in the drawing shown, with a size, its title as caption and image name, both axis labels. */
+  async function expectDrawn(page: Awaited<ReturnType<typeof openHtml>>["page"], charts: string[]) {
+    const drawn = await page.evaluate<Array<Record<string, string | number>>>(CHARTS_IN_PAGE);
+    expect(drawn.map((c) => c.id)).toEqual(charts);
+    for (const c of drawn) {
+      expect(c.width, `${c.id} width`).toBeGreaterThan(200);
+      expect(c.height, `${c.id} height`).toBeGreaterThan(80);
+      expect(c.title, `${c.id} title`).toMatch(/\w{4}/);
+      expect(c.image, `${c.id} image`).toBe(`img ${c.title}`);
+      expect(c.x, `${c.id} x label`).toMatch(/\w{3}/);
+      expect(c.y, `${c.id} y label`).toMatch(/\w{3}/);
+      expect(c.shapes, `${c.id} shapes`).toBeGreaterThan(5);
+    }
+  }
 
   const ACCESS_CHARTS = ["access-last-login", "access-grants"];
   const DELIVERY_CHARTS = ["dora-deployment-frequency", "dora-lead-time-for-changes", "dora-time-to-restore-service", "dora-change-failure-rate", "ci-pipelines-per-day", "ci-success-rate", "ci-duration-per-day", "ci-slowest-projects", "ci-least-reliable", "usage-users"]; // prettier-ignore
@@ -114,16 +150,7 @@ describe("the HTML report in Chromium", () => {
       console.log(`report-html ${name}: loaded in ${opened.loadMs.toFixed(0)} ms`);
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.requests).toEqual([]);
-      const drawn = await page.evaluate<Array<Record<string, string | number>>>(CHARTS_IN_PAGE);
-      expect(drawn.map((c) => c.id)).toEqual(charts);
-      for (const c of drawn) {
-        expect(c.width, `${c.id} width`).toBeGreaterThan(200);
-        expect(c.height, `${c.id} height`).toBeGreaterThan(80);
-        expect(c.title, `${c.id} title`).toMatch(/\w{4}/);
-        expect(c.x, `${c.id} x label`).toMatch(/\w{3}/);
-        expect(c.y, `${c.id} y label`).toMatch(/\w{3}/);
-        expect(c.shapes, `${c.id} shapes`).toBeGreaterThan(5);
-      }
+      await expectDrawn(page, charts);
       await page.close();
     });
 
@@ -188,9 +215,18 @@ describe("the HTML report in Chromium", () => {
             const shot = await page.screenshot();
             writeFileSync(join(SHOTS, `${name}-${scheme}-${width}.png`), shot);
             expect(shot.subarray(1, 4).toString()).toBe("PNG");
-            const layout = await page.evaluate<{ scrollWidth: number; cut: string[]; split: string[]; unnamedGroups: number }>(LAYOUT_IN_PAGE); // prettier-ignore
+            const layout = await page.evaluate<{ scrollWidth: number; split: string[]; unnamedGroups: number }>(LAYOUT_IN_PAGE); // prettier-ignore
             expect(layout.scrollWidth, "page width").toBeLessThanOrEqual(width);
-            expect(layout.cut, "charts cut off").toEqual([]);
+            // each chart: one drawing shown, the phone's on the phone, inside the screen, legible there
+            await expectDrawn(page, kind === "access" ? ACCESS_CHARTS : DELIVERY_CHARTS);
+            const drawing = width === 390 ? "narrow" : "wide";
+            const fit = await page.evaluate<Array<Record<string, unknown>>>(FIT_IN_PAGE);
+            console.log(`report-html ${name} ${scheme} ${width} px: smallest chart tick text ${Math.min(...fit.map((c) => Number(c.tickPx)))} px`); // prettier-ignore
+            for (const c of fit) {
+              expect(c, String(c.id)).toMatchObject({ shown: 1, drawing, inside: true, scrolls: false }); // prettier-ignore
+              expect(c.ticks, `${String(c.id)} tick labels`).toBeGreaterThan(1);
+              if (width === 390) expect(c.tickPx, `${String(c.id)} tick text, px`).toBeGreaterThanOrEqual(9); // prettier-ignore
+            }
             expect(layout.split, "numbers split across lines").toEqual([]);
             expect(layout.unnamedGroups, "aria-label on <g> without a role").toBe(0);
             const at = await page.evaluate<Record<string, number | null>>(ORDER_IN_PAGE);
@@ -203,13 +239,22 @@ describe("the HTML report in Chromium", () => {
             expect(at.chart!, "charts before the long tables").toBeLessThan((kind === "access" ? at.findingRows : at.projects) ?? Infinity); // prettier-ignore
             if (kind === "delivery") {
               const bands = await page.evaluate<Array<Record<string, number | string>>>(BAND_LABELS_IN_PAGE); // prettier-ignore
-              for (const b of bands) expect(b, String(b.id)).toMatchObject({ overlaps: 0, onLines: 0 }); // prettier-ignore
+              for (const b of bands) expect(b, String(b.id)).toMatchObject({ drawing, overlaps: 0, onLines: 0 }); // prettier-ignore
               expect(bands.some((b) => Number(b.labels) >= 2)).toBe(true);
             }
             await page.evaluate(AXE);
             expect(await page.evaluate<string[]>(AXE_IN_PAGE)).toEqual([]);
             await page.close();
           }, 120_000);
+
+    it("printed, even from a phone, every chart is its wide drawing", async () => {
+      const { page } = await openHtml(context(), renderReportHtml(mDelivery()), undefined, { width: 390 }); // prettier-ignore
+      await page.emulateMedia({ media: "print" });
+      const fit = await page.evaluate<Array<Record<string, unknown>>>(FIT_IN_PAGE);
+      expect(fit.length).toBe(DELIVERY_CHARTS.length);
+      for (const c of fit) expect(c, String(c.id)).toMatchObject({ shown: 1, drawing: "wide" });
+      await page.close();
+    }, 120_000);
 
     it("the M-like access review prints its findings on a few A4 pages; a user's anchor opens its fold", async () => {
       const r = mAccess();

@@ -14,7 +14,7 @@ import {
   OUTCOME_COLORS,
   bandLabels,
 } from "../../src/render/report-html/delivery-charts.js";
-import { FINDING_SEVERITY, SEVERITIES } from "../../src/report/finding-severity.js";
+import { FINDING_SEVERITY, SEVERITIES, bySeverity } from "../../src/report/finding-severity.js";
 import { FINDING_IDS } from "../../src/report/types.js";
 import type { AccessReport, DeliveryReport } from "../../src/report/types.js";
 import { accessFixture, deliveryFixture, EVIL } from "../helpers/report-fixture.js";
@@ -105,6 +105,39 @@ describe("the HTML report", () => {
     }
   });
 
+  it("draws each chart twice, one image named by its title each: wide for screens and print, narrow for a phone", () => {
+    const r = deliveryFixture();
+    r.ci.projects[0].name = "trusted-firmware-a-tests-long";
+    r.ci.projects[1].name = "trusted-firmware-a-tests-longer";
+    r.ci.slowest = [r.ci.projects[0].name, r.ci.projects[1].name, ...r.ci.slowest];
+    for (const html of [access, renderReportHtml(r)]) {
+      const charts = dom(html).querySelectorAll("figure.chart[data-chart]");
+      for (const c of charts) {
+        const id = c.getAttribute("data-chart") ?? "";
+        const drawings = [...c.querySelectorAll("[data-drawing]")];
+        expect(
+          drawings.map((p) => p.getAttribute("data-drawing")),
+          id,
+        ).toEqual(["wide", "narrow"]);
+        expect(drawings.map((p) => p.querySelector("svg[role=img]")?.getAttribute("viewBox")?.split(" ")[2]), id).toEqual(["720", "340"]); // prettier-ignore
+        for (const p of drawings) {
+          const svg = p.querySelector("svg[aria-label]")!;
+          expect([svg.getAttribute("role"), svg.getAttribute("aria-label")], id).toEqual(["img", c.querySelector("figcaption")?.textContent]); // prettier-ignore
+          expect(p.querySelector('g[data-label="x-axis label"] text')?.textContent, id).toMatch(/\w{3}/); // prettier-ignore
+        }
+      }
+    }
+    // the phone's CSS shows the narrow drawing on a screen (never on paper); no chart is wider than its box
+    expect(access).toContain(".plot-narrow{display:none}");
+    expect(access).toMatch(/@media screen and \(max-width:\d+px\)\{\.plot-wide\{display:none\}\.plot-narrow\{display:block\}\}/); // prettier-ignore
+    expect(access).not.toContain("min-width:420px");
+    // the narrow ranking cuts names shorter, and two that would read the same stay apart
+    const slowest = dom(renderReportHtml(r)).querySelector('[data-chart="ci-slowest-projects"] [data-drawing="narrow"]')!; // prettier-ignore
+    const names = texts(slowest as never, 'g[data-label="y-axis tick label"] text');
+    expect(names.slice(0, 2)).toEqual(["trusted-f…sts-long", "trusted-f…s-longer"]);
+    expect(names.slice(2).every((n) => n.length <= 18)).toBe(true);
+  });
+
   it("lists each finding with its count and rows", () => {
     const r = accessFixture();
     const d = dom(renderReportHtml(r));
@@ -152,7 +185,7 @@ describe("the HTML report", () => {
     r.sections[1] = { name: "lastLogin", title: "Last logins", status: "failed", error: "403 Forbidden" }; // prettier-ignore
     const d = dom(renderReportHtml(r));
     expect(d.querySelector('[data-section="findings"] [data-section-failed="lastLogin"]')).not.toBeNull(); // prettier-ignore
-    expect(d.querySelectorAll("[data-decisions] [data-decision]").length).toBe(r.findings.length);
+    expect(d.querySelectorAll("[data-decisions] [data-decision], [data-decisions] [data-nothing]").length).toBe(r.findings.length); // prettier-ignore
   });
 
   it("stays within 5 MB at size M (2,000 users, 500 projects)", () => {
@@ -166,7 +199,9 @@ describe("the HTML report", () => {
     const r = mLikeAccess();
     const d = dom(renderReportHtml(r));
     const items = [...d.querySelectorAll("[data-decisions] > [data-decision]")];
-    expect(items.map((e) => e.getAttribute("data-decision")).sort()).toEqual(r.findings.map((f) => f.id).sort()); // prettier-ignore
+    const quiet = [...d.querySelectorAll("[data-nothing-found] [data-nothing]")].map((a) => a.getAttribute("data-nothing")); // prettier-ignore
+    expect(items.map((e) => e.getAttribute("data-decision")).sort()).toEqual(r.findings.filter((f) => f.rows.length).map((f) => f.id).sort()); // prettier-ignore
+    expect([...items.map((e) => e.getAttribute("data-decision")), ...quiet].sort()).toEqual(r.findings.map((f) => f.id).sort()); // prettier-ignore
     const ranks = items.map((e) => SEVERITIES.indexOf(e.getAttribute("data-severity") as never));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     expect(items[0].getAttribute("data-severity")).toBe("high");
@@ -179,6 +214,31 @@ describe("the HTML report", () => {
       for (const a of item.querySelectorAll(".top a")) expect(d.getElementById(a.getAttribute("href")!.slice(1)), String(a.getAttribute("href"))).not.toBeNull(); // prettier-ignore
     }
     expect(inactive.querySelector(".top a")?.getAttribute("href")).toBe(`#${userId(r.findings[0].rows[0].principal!)}`); // prettier-ignore
+  });
+
+  it("the access review's first screen: checks that found nothing and did not change share one line at the end, each linked; a drop to none keeps its card", () => {
+    const r = mLikeAccess();
+    const [inactive, , serviceAdmin] = bySeverity(r.findings);
+    expect([inactive.id, serviceAdmin.id]).toEqual(["inactive-with-write", "service-account-admin"]); // prettier-ignore
+    // service accounts with admin: 1 last time, none now
+    r.since!.resolvedFindings.push({ ...serviceAdmin, count: 1, rows: [{ principal: "ci-bot", detail: "was admin" }] }); // prettier-ignore
+    const d = dom(renderReportHtml(r));
+    const list = d.querySelector("[data-decisions]")!;
+    const cards = [...list.querySelectorAll(":scope > [data-decision]")].map((e) => e.getAttribute("data-decision")); // prettier-ignore
+    const quiet = r.findings.filter((f) => f.count === 0 && f.id !== serviceAdmin.id);
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(cards).toEqual(bySeverity(r.findings).filter((f) => !quiet.includes(f)).map((f) => f.id)); // prettier-ignore
+    const drop = list.querySelector(`[data-decision="${serviceAdmin.id}"]`)!;
+    expect(drop.querySelector("[data-change]")?.textContent).toBe("1 resolved since 2026-05-01");
+    expect(drop.querySelector(".ok")?.textContent).toBe("None.");
+    const line = list.lastElementChild!;
+    expect(line.hasAttribute("data-nothing-found")).toBe(true);
+    expect(line.textContent?.replace(/\s+/g, " ").trim()).toBe(`Nothing found (no change since 2026-05-01): ${bySeverity(quiet).map((f) => f.title).join(", ")}.`); // prettier-ignore
+    for (const a of line.querySelectorAll("a")) expect(d.getElementById(a.getAttribute("href")!.slice(1))?.getAttribute("data-finding"), String(a.getAttribute("href"))).toBe(a.getAttribute("data-nothing")); // prettier-ignore
+    // without --since: the same line, without the date
+    delete r.since;
+    const plain = dom(renderReportHtml(r)).querySelector("[data-nothing-found]")?.textContent ?? "";
+    expect(plain.replace(/\s+/g, " ").trim()).toMatch(/^Nothing found: /);
   });
 
   it("an anchor on every user and every project; long tables grouped and folded; the decision before the charts before the tables", () => {

@@ -1,7 +1,8 @@
 /**
- * The access review's body. The first screen is the decision: each finding by severity with
- * its count, its change since the previous review (`--since`) and its top offenders, linked
- * to their users and projects. Then the charts; then the long tables, grouped (rows per
+ * The access review's body. The first screen is the decision: each finding that has rows
+ * (or changed since the previous review, `--since`) by severity with its count, its change
+ * and its top offenders, linked to their users and projects; then one line naming the checks
+ * that found nothing, so a reader sees that they ran. Then the charts; then the long tables, grouped (rows per
  * finding, access per project, users per organization) and folded when long, with an anchor
  * on every user (`#user-…`) and project (`#project-…`). Printed, the folded tables are left
  * out: the print is the findings.
@@ -99,13 +100,19 @@ function finding(f: Finding, prefix = "finding"): Html {
   </section>`;
 }
 
+/** A finding's rows new, resolved and not checked since the previous review (0s without --since). */
+function changeOf(report: AccessReport, f: Finding): [number, number, number] {
+  const s = report.since;
+  const rowsOf = (list: readonly Finding[] | undefined) =>
+    list?.find((x) => x.id === f.id)?.rows.length ?? 0;
+  return [rowsOf(s?.newFindings), rowsOf(s?.resolvedFindings), rowsOf(s?.notChecked)];
+}
+
 /** What changed in a finding since the previous review, in words (empty without --since). */
 function findingChange(report: AccessReport, f: Finding): string {
   const s = report.since;
   if (!s) return "";
-  const rowsOf = (list: readonly Finding[] | undefined) =>
-    list?.find((x) => x.id === f.id)?.rows.length ?? 0;
-  const [added, gone, unchecked] = [rowsOf(s.newFindings), rowsOf(s.resolvedFindings), rowsOf(s.notChecked)]; // prettier-ignore
+  const [added, gone, unchecked] = changeOf(report, f);
   const parts = [
     ...(added ? [`+${count(added)} new`] : []),
     ...(gone ? [`${count(gone)} resolved`] : []),
@@ -136,9 +143,26 @@ function decision(report: AccessReport, f: Finding): Html {
   </li>`;
 }
 
-/** The first screen: every finding by severity, the most severe first. */
+/**
+ * A finding that is no news: no rows, known to have none, and no change since the previous
+ * review (a drop to none is news, and keeps its card).
+ */
+const nothingNew = (report: AccessReport, f: Finding): boolean =>
+  f.count === 0 && !f.rows.length && changeOf(report, f).every((n) => n === 0);
+
+/**
+ * The first screen: the findings that are news by severity, the most severe first, then one
+ * line naming (and linking) the checks that found nothing, so that they do not push the
+ * real findings off the screen and a reader still sees every check ran.
+ */
 function decisions(report: AccessReport): Html {
-  return h`<ol class="decisions" data-decisions>${bySeverity(report.findings).map((f) => decision(report, f))}</ol>`; // prettier-ignore
+  const findings = bySeverity(report.findings);
+  const quiet = findings.filter((f) => nothingNew(report, f));
+  const since = report.since ? ` (no change since ${report.since.previousGeneratedAt.slice(0, 10)})` : ""; // prettier-ignore
+  const line = quiet.length
+    ? h`<li class="nothing-found" data-nothing-found><strong>Nothing found${since}:</strong> ${quiet.map((f, i) => h`${i ? ", " : ""}<a href="#finding-${f.id}" data-nothing="${f.id}">${f.title}</a>`)}.</li>`
+    : "";
+  return h`<ol class="decisions" data-decisions>${findings.filter((f) => !nothingNew(report, f)).map((f) => decision(report, f))}${line}</ol>`; // prettier-ignore
 }
 
 /** Every finding's rows, by severity (the first screen shows each one's top offenders). */

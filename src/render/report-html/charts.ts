@@ -1,5 +1,7 @@
 /**
- * Charts of the HTML report, drawn once at generation time as inline SVG.
+ * Charts of the HTML report, drawn at generation time as inline SVG, twice: 720 px wide for
+ * screens and paper, 340 px wide for a phone (page.ts shows one of them), so that a chart
+ * fits a 390 px screen with its 11 px text still 11 px, fewer ticks and shorter names.
  *
  * Library: Observable Plot (+ linkedom as its document). Plot renders in Node given any DOM
  * `document` and needs no canvas and no browser; it is maintained by Observable on top of
@@ -15,15 +17,22 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { h, raw, type Html } from "./html.js";
 
-/** Width the charts are drawn at: fits an A4 page's text width and a laptop screen. */
+/** Width of the wide drawing, for screens and print: fits an A4 page's text width and a laptop screen. */
 export const CHART_WIDTH = 720;
+/**
+ * Width of the narrow drawing, shown instead on a phone: a 390 px screen's chart box (the
+ * page's and the figure's padding taken off), so that its 11 px text is 11 px there, and
+ * Plot, given less room, draws fewer ticks.
+ */
+export const NARROW_CHART_WIDTH = 340;
+/**
+ * Screens at most this wide (CSS px) show the narrow drawing: narrower, the wide drawing's
+ * 11 px text would shrink below 9 px in its box. Print always shows the wide one.
+ */
+export const NARROW_SCREEN = 660;
 
-/** One chart: a stable id (for tests and links), its title, axis labels and Plot's marks. */
-export interface ChartSpec {
-  id: string;
-  title: string;
-  /** One sentence under the title: what is drawn and from what. */
-  note?: string;
+/** What a chart draws at one width: axes, colours, marks, size and margins. */
+export interface Drawing {
   x: Plot.ScaleOptions & { label: string };
   y: Plot.ScaleOptions & { label: string };
   color?: Plot.ScaleOptions;
@@ -36,12 +45,25 @@ export interface ChartSpec {
 }
 
 /**
+ * One chart: a stable id (for tests and links), its title, and its drawing; `narrow` says
+ * what the narrow drawing does differently (shorter tick labels or names, a smaller
+ * margin), the same marks of the same data otherwise.
+ */
+export interface ChartSpec extends Drawing {
+  id: string;
+  title: string;
+  /** One sentence under the title: what is drawn and from what. */
+  note?: string;
+  narrow?: Partial<Drawing>;
+}
+
+/**
  * Coordinates rounded to 0.1 px in geometry attributes (Plot writes full doubles): a third
  * of the SVG's bytes, invisible on screen and paper. Text content is left alone.
  */
 function roundGeometry(svg: string): string {
   return svg.replace(
-    /(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points)=")([^"]*)"/g,
+    /(\s(?:d|x|y|x1|x2|y1|y2|cx|cy|r|width|height|transform|points)=")([^"]*)"/g,
     (_, head: string, value: string) =>
       `${head}${value.replace(/-?\d+\.\d{2,}/g, (n) => String(Math.round(Number(n) * 10) / 10))}"`,
   );
@@ -59,28 +81,39 @@ export function accessibleSvg(svg: string): string {
     .replace(/(<g\b[^>]*?)\saria-label="/g, '$1 data-label="');
 }
 
-/** The chart as a `<figure>`: title as its caption, the SVG Plot drew, the note. */
-export function chart(spec: ChartSpec): Html {
+/** One drawing of a chart as accessible SVG (Plot's figure when it has a legend). */
+function draw(d: Drawing, title: string, width: number): Html {
   const { document } = parseHTML("<!doctype html><html><body></body></html>");
   const drawn = Plot.plot({
     // linkedom's document stands in for the DOM's (the project's types have no DOM lib).
     document: document as never,
-    width: CHART_WIDTH,
-    height: spec.height ?? 260,
-    ...(spec.marginLeft === undefined ? {} : { marginLeft: spec.marginLeft }),
-    ...(spec.marginBottom === undefined ? {} : { marginBottom: spec.marginBottom }),
-    ...(spec.marginTop === undefined ? {} : { marginTop: spec.marginTop }),
-    ...(spec.marginRight === undefined ? {} : { marginRight: spec.marginRight }),
-    ariaLabel: spec.title,
+    width,
+    height: d.height ?? 260,
+    ...(d.marginLeft === undefined ? {} : { marginLeft: d.marginLeft }),
+    ...(d.marginBottom === undefined ? {} : { marginBottom: d.marginBottom }),
+    ...(d.marginTop === undefined ? {} : { marginTop: d.marginTop }),
+    ...(d.marginRight === undefined ? {} : { marginRight: d.marginRight }),
+    ariaLabel: title,
     style: { fontSize: "11px" },
-    x: spec.x,
-    y: spec.y,
-    ...(spec.color ? { color: spec.color } : {}),
-    marks: spec.marks,
+    x: d.x,
+    y: d.y,
+    ...(d.color ? { color: d.color } : {}),
+    marks: d.marks,
   });
+  return raw(accessibleSvg(roundGeometry(drawn.outerHTML)));
+}
+
+/**
+ * The chart as a `<figure>`: title as its caption, the two drawings, the note. The page
+ * (page.ts) shows one of them: the narrow one on a phone, the wide one elsewhere and on
+ * paper; the other is `display:none`, so a screen reader meets one image named by the title.
+ */
+export function chart(spec: ChartSpec): Html {
+  const narrow: Drawing = { ...spec, ...spec.narrow };
   return h`<figure class="chart" data-chart="${spec.id}">
     <figcaption>${spec.title}</figcaption>
-    <div class="plot" tabindex="0" role="group" aria-label="${spec.title} (chart; scrolls sideways on a narrow screen)">${raw(accessibleSvg(roundGeometry(drawn.outerHTML)))}</div>${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
+    <div class="plot plot-wide" data-drawing="wide">${draw(spec, spec.title, CHART_WIDTH)}</div>
+    <div class="plot plot-narrow" data-drawing="narrow">${draw(narrow, spec.title, NARROW_CHART_WIDTH)}</div>${spec.note ? h`<p class="note">${spec.note}</p>` : ""}
   </figure>`;
 }
 

@@ -12,7 +12,7 @@ import type {
   DoraScope,
 } from "../../report/types.js";
 import type { Html } from "./html.js";
-import { axisName, chart, day, marginFor, noChart } from "./charts.js";
+import { axisName, chart, day, marginFor, noChart, type Drawing } from "./charts.js";
 
 /**
  * Band colours (Okabe–Ito's colour-blind-safe hues, darkened so that a badge's white text
@@ -235,31 +235,75 @@ function ranked(report: DeliveryReport, names: readonly string[], has: (p: CiSta
     .slice(0, MAX_BARS);
 }
 
+/** Names on a phone's ranking charts: cut shorter, so the bars keep room (the tables have them whole). */
+const NARROW_NAME = 18;
+
+/** `s` cut to `max` characters in the middle, keeping its end (where names that share a beginning differ). */
+const middleCut = (s: string, max: number): string =>
+  s.length <= max ? s : `${s.slice(0, Math.ceil((max - 1) / 2))}…${s.slice(s.length - Math.floor((max - 1) / 2))}`; // prettier-ignore
+
+/**
+ * A ranking's names cut to `max` characters, the band domain they make and the left margin
+ * that fits them. Two names must not read the same: then they are cut in the middle, and
+ * failing that, longer.
+ */
+function rankingAxis(names: readonly string[], max: number) {
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  const tries = [(n: string) => axisName(n, max), (n: string) => middleCut(n, max)];
+  for (let m = max + 1; m <= longest; m++) tries.push((n) => axisName(n, m));
+  const domain = tries.map((cut) => names.map(cut)).find((d) => new Set(d).size === d.length) ?? [
+    ...names,
+  ];
+  return { domain, marginLeft: marginFor(domain) };
+}
+
+/**
+ * A horizontal bar chart of `rows` by name: the wide drawing with names up to 28
+ * characters, the narrow one up to NARROW_NAME; `marks` draws rows whose `name` is the
+ * label on the axis.
+ */
+function rankingChart<T extends { name: string }>(
+  o: { id: string; title: string; note?: string; axis: string; x: Drawing["x"] },
+  rows: readonly T[],
+  marks: (rows: T[]) => Plot.Markish[],
+): Html {
+  const at = (max: number): Pick<Drawing, "marginLeft" | "y" | "marks"> => {
+    const { domain, marginLeft } = rankingAxis(
+      rows.map((r) => r.name),
+      max,
+    );
+    return { marginLeft, y: { label: o.axis, domain }, marks: marks(rows.map((r, i) => ({ ...r, name: domain[i] }))) }; // prettier-ignore
+  };
+  return chart({
+    id: o.id,
+    title: o.title,
+    ...(o.note === undefined ? {} : { note: o.note }),
+    height: 40 + rows.length * 22,
+    x: o.x,
+    ...at(28),
+    narrow: at(NARROW_NAME),
+  });
+}
+
 /** The slowest projects: median and p95 duration, in minutes. */
 export function slowestChart(report: DeliveryReport): Html {
   const id = "ci-slowest-projects";
   const title = "Slowest projects by median pipeline duration";
   const rows = ranked(report, report.ci.slowest, (p) => p.medianDuration !== null).map((p) => ({
-    project: axisName(p.name),
+    name: p.name,
     median: (p.medianDuration ?? 0) / 60,
     p95: (p.p95Duration ?? p.medianDuration ?? 0) / 60,
   }));
   if (!rows.length) return noChart(id, title, "no pipeline durations");
-  const domain = rows.map((r) => r.project);
-  return chart({
-    id,
-    title,
-    note: "Dark: median; light: 95th percentile.",
-    height: 40 + rows.length * 22,
-    marginLeft: marginFor(domain),
-    x: { label: "Duration (min)", grid: true },
-    y: { label: "Project", domain },
-    marks: [
-      Plot.barX(rows, { y: "project", x: "p95", fill: "#3b82c4", fillOpacity: 0.35 }),
-      Plot.barX(rows, { y: "project", x: "median", fill: "#3b82c4", insetTop: 4, insetBottom: 4 }), // prettier-ignore
+  return rankingChart(
+    { id, title, note: "Dark: median; light: 95th percentile.", axis: "Project", x: { label: "Duration (min)", grid: true } }, // prettier-ignore
+    rows,
+    (r) => [
+      Plot.barX(r, { y: "name", x: "p95", fill: "#3b82c4", fillOpacity: 0.35 }),
+      Plot.barX(r, { y: "name", x: "median", fill: "#3b82c4", insetTop: 4, insetBottom: 4 }),
       Plot.ruleX([0]),
     ],
-  });
+  );
 }
 
 /** The least reliable projects: success rate, lowest first. */
@@ -267,20 +311,15 @@ export function reliabilityChart(report: DeliveryReport): Html {
   const id = "ci-least-reliable";
   const title = "Least reliable projects by pipeline success rate";
   const rows = ranked(report, report.ci.leastReliable, (p) => p.successRate !== null).map((p) => ({
-    project: axisName(p.name),
+    name: p.name,
     rate: (p.successRate ?? 0) * 100,
   }));
   if (!rows.length) return noChart(id, title, "no finished pipelines");
-  const domain = rows.map((r) => r.project);
-  return chart({
-    id,
-    title,
-    height: 40 + rows.length * 22,
-    marginLeft: marginFor(domain),
-    x: { label: "Success rate (%)", domain: [0, 100], grid: true },
-    y: { label: "Project", domain },
-    marks: [Plot.barX(rows, { y: "project", x: "rate", fill: OUTCOME_COLORS.failed }), Plot.ruleX([0])], // prettier-ignore
-  });
+  return rankingChart(
+    { id, title, axis: "Project", x: { label: "Success rate (%)", domain: [0, 100], grid: true } }, // prettier-ignore
+    rows,
+    (r) => [Plot.barX(r, { y: "name", x: "rate", fill: OUTCOME_COLORS.failed }), Plot.ruleX([0])],
+  );
 }
 
 /** Users per organization. */
@@ -289,18 +328,13 @@ export function usageChart(report: DeliveryReport): Html {
   const title = "Users per organization";
   const rows = report.usage.organizations
     .filter((o) => o.users !== null)
-    .map((o) => ({ organization: axisName(o.organization), users: o.users ?? 0 }))
-    .sort((a, b) => b.users - a.users || a.organization.localeCompare(b.organization))
+    .map((o) => ({ name: o.organization, users: o.users ?? 0 }))
+    .sort((a, b) => b.users - a.users || a.name.localeCompare(b.name))
     .slice(0, MAX_BARS);
   if (!rows.length) return noChart(id, title, "no user counts");
-  const domain = rows.map((r) => r.organization);
-  return chart({
-    id,
-    title,
-    height: 40 + rows.length * 22,
-    marginLeft: marginFor(domain),
-    x: { label: "Users", grid: true },
-    y: { label: "Organization", domain },
-    marks: [Plot.barX(rows, { y: "organization", x: "users", fill: "#3b82c4" }), Plot.ruleX([0])], // prettier-ignore
-  });
+  return rankingChart(
+    { id, title, axis: "Organization", x: { label: "Users", grid: true } },
+    rows,
+    (r) => [Plot.barX(r, { y: "name", x: "users", fill: "#3b82c4" }), Plot.ruleX([0])],
+  );
 }

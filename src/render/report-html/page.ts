@@ -4,12 +4,13 @@
  * the file fetch or run anything), the styles inline, light and dark colours by
  * `prefers-color-scheme`, and print rules for A4 (tables repeat their heading row, charts
  * and rows are not cut across pages, colours are the light ones on paper, folded tables are
- * left out: the print is the findings). Wide tables and charts scroll sideways in their own
- * focusable box, so the page is never wider than a phone's screen; numbers never break
- * across lines. Sections off
- * screen are laid out when scrolled to (content-visibility): the access review's tables at
+ * left out: the print is the findings). Wide tables scroll sideways in their own focusable
+ * box, so the page is never wider than a phone's screen; charts fit it: a phone shows each
+ * chart's narrow drawing (charts.ts), other screens and paper its wide one. Numbers never
+ * break across lines. Sections off screen are laid out when scrolled to (content-visibility): the access review's tables at
  * size M load in a third of the time; printing lays out everything.
  */
+import { NARROW_CHART_WIDTH, NARROW_SCREEN } from "./charts.js";
 import { h, raw, type Html } from "./html.js";
 
 const CSS = `
@@ -25,12 +26,14 @@ nav ul{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;padding:0;margin
 table{border-collapse:collapse;width:100%;font-size:13px;margin:6px 0 14px}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:normal}
 th{background:var(--head);font-weight:600}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.scroll,.plot{overflow-x:auto;max-width:100%}.scroll:focus-visible,.plot:focus-visible{outline:2px solid var(--link);outline-offset:2px}
+.scroll{overflow-x:auto;max-width:100%}.scroll:focus-visible{outline:2px solid var(--link);outline-offset:2px}
 .count,.band,.sev{white-space:nowrap;font-variant-numeric:tabular-nums}
 tr.empty td{color:var(--muted);font-style:italic}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(520px,100%),1fr));gap:16px;margin:8px 0 16px}
 figure.chart{margin:0;border:1px solid var(--line);border-radius:6px;padding:12px;break-inside:avoid}
-figure.chart svg{--plot-background:var(--bg)}.plot svg[viewBox]{width:100%;height:auto;min-width:420px}
+figure.chart svg{--plot-background:var(--bg)}.plot svg[viewBox]{width:100%;height:auto}
+.plot-narrow{display:none}.plot-narrow svg[viewBox]{max-width:${Math.round(NARROW_CHART_WIDTH * 1.4)}px}
+@media screen and (max-width:${NARROW_SCREEN}px){.plot-wide{display:none}.plot-narrow{display:block}}
 figure.chart figure{margin:0}
 figcaption{font-weight:600;margin-bottom:6px}
 .note{color:var(--muted);font-size:12px;margin:4px 0 0}.nodata{color:var(--muted);font-style:italic}.ok{color:var(--muted)}
@@ -41,6 +44,7 @@ figcaption{font-weight:600;margin-bottom:6px}
 .sev{text-transform:uppercase;letter-spacing:.03em;border:1px solid transparent}.sev-high{background:#a40e26}.sev-medium{background:#e69f00;color:#1f2328}.sev-low{background:var(--head);color:var(--fg);border-color:var(--line)}
 .decisions{list-style:none;padding:0;margin:8px 0}.decision{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:6px 0}
 .decision[data-severity=high]{border-left:4px solid #a40e26}.decision[data-severity=medium]{border-left:4px solid #e69f00}
+.nothing-found{padding:6px 12px;margin:6px 0;color:var(--muted)}.nothing-found strong{color:var(--fg);font-weight:600}
 .decision-head,.decision>p{margin:2px 0}.top{margin:4px 0;padding-left:22px}.why,.facts{color:var(--muted)}.level{font-size:12px;background:var(--head);padding:0 4px;border-radius:4px}
 details{border:1px solid var(--line);border-radius:6px;margin:4px 0;padding:0 8px}summary{cursor:pointer;padding:4px 0}details[open]>summary{border-bottom:1px solid var(--line);margin-bottom:4px}
 .print-only{display:none}
@@ -50,7 +54,7 @@ details{border:1px solid var(--line);border-radius:6px;margin:4px 0;padding:0 8p
 main>section{content-visibility:visible}
 :root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--head:#eee;--link:#000;--warn-bg:#fff8c5;--warn-line:#d4a72c}
 body{max-width:none;padding:0;font-size:10pt}nav{display:none}
-.charts{display:block}figure.chart{margin:0 0 10px}.plot svg[viewBox]{min-width:0}.scroll,.plot{overflow:visible}
+.charts{display:block}figure.chart{margin:0 0 10px}.scroll{overflow:visible}
 .folded{display:none}.print-only{display:block;color:var(--muted)}
 thead{display:table-header-group}tr,.failed{break-inside:avoid}h2,h3{break-after:avoid}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
