@@ -119,7 +119,7 @@ describe("the HTML report", () => {
           drawings.map((p) => p.getAttribute("data-drawing")),
           id,
         ).toEqual(["wide", "narrow"]);
-        expect(drawings.map((p) => p.querySelector("svg[role=img]")?.getAttribute("viewBox")?.split(" ")[2]), id).toEqual(["720", "340"]); // prettier-ignore
+        expect(drawings.map((p) => p.querySelector("svg[role=img]")?.getAttribute("viewBox")?.split(" ")[2]), id).toEqual(["560", "340"]); // prettier-ignore
         for (const p of drawings) {
           const svg = p.querySelector("svg[aria-label]")!;
           expect([svg.getAttribute("role"), svg.getAttribute("aria-label")], id).toEqual(["img", c.querySelector("figcaption")?.textContent]); // prettier-ignore

@@ -1,5 +1,5 @@
 /**
- * Charts of the HTML report, drawn at generation time as inline SVG, twice: 720 px wide for
+ * Charts of the HTML report, drawn at generation time as inline SVG, twice: 560 px wide for
  * screens and paper, 340 px wide for a phone (page.ts shows one of them), so that a chart
  * fits a 390 px screen with its 11 px text still 11 px, fewer ticks and shorter names.
  *
@@ -17,8 +17,12 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { h, raw, type Html } from "./html.js";
 
-/** Width of the wide drawing, for screens and print: fits an A4 page's text width and a laptop screen. */
-export const CHART_WIDTH = 720;
+/**
+ * Width of the wide drawing, for screens and print: a chart's box in the two-column grid of
+ * a 1280 px screen (about 540 px), so that its 11 px text stays about 11 px there; on A4 it
+ * grows to the text width.
+ */
+export const CHART_WIDTH = 560;
 /**
  * Width of the narrow drawing, shown instead on a phone: a 390 px screen's chart box (the
  * page's and the figure's padding taken off), so that its 11 px text is 11 px there, and
