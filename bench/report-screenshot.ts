@@ -3,8 +3,8 @@
  * examples' reports (test/helpers/report-examples.ts: the built CLI against `phctl serve`
  * holding examples/ and synthetic activity). docs/report-example.png is the delivery
  * metrics (the organizations' DORA metrics, projects per band, the worst projects),
- * docs/report-access-example.png the access review (each finding by severity with its top
- * offenders). `npm run screenshot`; the README's "Reports" section shows both.
+ * docs/report-access-example.png the access review (each finding that has rows or changed,
+ * by severity with its top offenders, then one line naming the checks that found nothing). `npm run screenshot`; the README's "Reports" section shows both.
  */
 import { join } from "node:path";
 import { launchChromium, openHtml } from "../test/helpers/chromium.js";
