@@ -7,6 +7,7 @@
  * server's development token has a shape too; `phctl serve` alone shows it.
  */
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   credentialIn,
@@ -70,6 +71,21 @@ describe("a token glued to what comes before it", () => {
     const run = "a".repeat(8_000_000);
     for (const prefix of ["ghp_", "github_pat_", "glpat-", "phdev_"])
       expect(redact(`x ${prefix}${run}.`)).toBe(`x ${prefix}***.`);
+  });
+
+  it("a slug's body is left alone and anything else masked, for any body, long ones too", () => {
+    // The definition a slug had as a regular expression; the mask now scans instead.
+    const slug = /^[a-z0-9]+(?:-[a-z0-9]+)+$/;
+    const body = fc.string({ unit: fc.constantFrom(..."ab9-Z_"), minLength: 20, maxLength: 40 });
+    fc.assert(
+      fc.property(body, (b) => {
+        expect(redact(`x glpat-${b} y`)).toBe(slug.test(b) ? `x glpat-${b} y` : "x glpat-*** y");
+      }),
+      { numRuns: 500 },
+    );
+    const longSlug = `${"abc-".repeat(2_000_000)}z`;
+    expect(redact(`glpat-${longSlug}`)).toBe(`glpat-${longSlug}`);
+    expect(redact(`glpat-${longSlug}-`)).toBe("glpat-***");
   });
 
   it("still leaves ordinary words, short look-alikes and slugs alone", () => {
