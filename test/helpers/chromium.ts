@@ -7,10 +7,11 @@
  * missing browser is a failure that says how to install it, not a skip: a skipped browser
  * test looks green and checks nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { chromiumMissingText, findChromium } from "./find-chromium.js";
 
 /** Where the browser is (undefined: none found; `chromiumMissing()` says how to get one). */
@@ -101,4 +102,21 @@ export async function openHtml(
   const nav = "performance.getEntriesByType('navigation')[0]";
   opened.loadMs = Number(await page.evaluate(`${nav}.loadEventEnd - ${nav}.startTime`));
   return { page, opened };
+}
+
+/** axe-core's script (a devDependency), read once. */
+let axeScript: string | undefined;
+
+/**
+ * axe-core's serious and critical violations of the page as it is: rule, impact, how many
+ * nodes, the first node's selector. Empty when there are none.
+ */
+export async function axeSeriousOrCritical(page: Page): Promise<string[]> {
+  axeScript ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"); // prettier-ignore
+  await page.evaluate(axeScript);
+  return page.evaluate<
+    string[]
+  >(`axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => v.impact + " " + v.id + " ×" + v.nodes.length + ": " + v.nodes[0].target.join(" ")))`);
 }

@@ -17,25 +17,24 @@
  * (bench/report-html.ts records it at size M); it is not asserted, a loaded CI machine is no
  * measure. Without Chromium this FAILS saying how to install it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderReportHtml } from "../../src/render/report-html.js";
 import type { AccessReport } from "../../src/report/types.js";
-import { chromiumMissing, launchChromium, openHtml } from "../helpers/chromium.js";
+import {
+  axeSeriousOrCritical,
+  chromiumMissing,
+  launchChromium,
+  openHtml,
+} from "../helpers/chromium.js";
 import { exampleReports, type ExampleReports } from "../helpers/report-examples.js";
 import { accessFixture, deliveryFixture, EVIL } from "../helpers/report-fixture.js";
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 
-const AXE = readFileSync(join(import.meta.dirname, "../../node_modules/axe-core/axe.min.js"), "utf8"); // prettier-ignore
 const SHOTS = join(tmpdir(), "phctl-report-shots");
-
-/** axe-core's serious and critical violations: rule, impact, how many nodes, the first. */
-const AXE_IN_PAGE = `axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations
-  .filter((v) => v.impact === "serious" || v.impact === "critical")
-  .map((v) => v.impact + " " + v.id + " ×" + v.nodes.length + ": " + v.nodes[0].target.join(" ")))`;
 
 /** In a page script: the drawings of chart figure f that are shown (one, unless something is wrong). */
 const SHOWN = `const shown = (f) => [...f.querySelectorAll(".plot")].filter((p) => p.getClientRects().length);`;
@@ -242,8 +241,7 @@ describe("the HTML report in Chromium", () => {
               for (const b of bands) expect(b, String(b.id)).toMatchObject({ drawing, overlaps: 0, onLines: 0 }); // prettier-ignore
               expect(bands.some((b) => Number(b.labels) >= 2)).toBe(true);
             }
-            await page.evaluate(AXE);
-            expect(await page.evaluate<string[]>(AXE_IN_PAGE)).toEqual([]);
+            expect(await axeSeriousOrCritical(page)).toEqual([]);
             await page.close();
           }, 120_000);
 
