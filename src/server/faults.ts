@@ -5,18 +5,22 @@
  * deterministic and may also strike after the handler ran (`dropAfter`: the change is made,
  * the answer is lost), which is what a client must survive without duplicating a POST.
  * A one-shot fault armed through /_control carries the caller's parent organization and
- * strikes only requests made with that parent organization's tokens. With a `rate` it
+ * strikes only requests made with that parent organization's tokens. `status403` (one-shot
+ * only) is a refusal no client retries: a section that fails at once. With a `rate` it
  * strikes each matching request with that probability (the seeded PRNG) until its `times`
  * are spent: the crash benchmark drops the answers of a share of an apply's POSTs after the
  * server acted on them.
  */
 import type { OperationId } from "../api/routes.js";
 
-export type FaultKind = "status500" | "status503" | "status429" | "drop" | "dropAfter";
+export type FaultKind =
+  "status500" | "status503" | "status429" | "status403" | "drop" | "dropAfter";
 export const FAULT_KINDS: readonly FaultKind[] = [
   "status500",
   "status503",
   "status429",
+  // A refusal no client retries: what a token without the right scope meets (one-shot only).
+  "status403",
   "drop",
   "dropAfter",
 ];

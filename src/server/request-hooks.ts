@@ -133,6 +133,8 @@ function injected(f: OneShotFault): HttpError {
       });
     case "status503":
       return new HttpError("UNAVAILABLE", "service unavailable (injected)");
+    case "status403":
+      return new HttpError("FORBIDDEN", "forbidden (injected)");
     case "status500":
     case "drop":
     case "dropAfter":

@@ -252,7 +252,7 @@ describe("report access --propose on GitHub", () => {
 
   it("a partial review proposes nothing: one line, exit 1, no platform call", async () => {
     await s.t.call("POST", "/_control/faults", {
-      body: { faults: [{ kind: "status500", operation: "metrics.usersSearch", times: 50 }] },
+      body: { faults: [{ kind: "status403", operation: "metrics.usersSearch", times: 50 }] },
     });
     try {
       const before = gh.requests.length;

@@ -115,6 +115,14 @@ describe("fault injection and the request log", () => {
     expect(b.headers["retry-after"]).toBe("3");
   });
 
+  it("one-shot 403 refuses once in the error envelope, then the call works", async () => {
+    t.server.faults.add({ kind: "status403", operation: "licenses.list" });
+    const a = await t.call("GET", "/v1/licenses");
+    const b = await t.call("GET", "/v1/licenses");
+    expect([a.status, b.status]).toEqual([403, 200]);
+    expect(a.body.status.message).toBe("forbidden (injected)");
+  });
+
   it("a dropped connection before the handler changes nothing; dropAfter changes and drops", async () => {
     t.server.faults.add({ kind: "drop", method: "POST", operation: "organizations.create" });
     await expect(
