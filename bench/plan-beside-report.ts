@@ -105,3 +105,17 @@ export async function planBesideReport<R>(
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+/**
+ * What every side-by-side result opens with: the set-up, the plan's and the report's
+ * figures (medians), and how the report compares (calls and wall, report ÷ plan).
+ */
+export function sideBySide<S extends CliSample>(
+  o: Pick<BesideOptions, "size" | "runs" | "latency" | "concurrency">,
+  plan: S,
+  report: S,
+) {
+  const { size, runs, latency, concurrency } = o;
+  const callsRatio = report.calls / plan.calls;
+  return { size, runs, latency, concurrency, plan, report, callsRatio, wallRatio: report.wallMs / plan.wallMs }; // prettier-ignore
+}

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import type { AccessReport } from "../src/report/types.js";
 import { accessReportCallsMin, type Size } from "./generate.js";
-import { planBesideReport, type CliSample } from "./plan-beside-report.js";
+import { planBesideReport, sideBySide, type CliSample } from "./plan-beside-report.js";
 import { median } from "./report.js";
 
 export type { CliSample };
@@ -61,28 +61,19 @@ const mid = (xs: CliSample[]): CliSample => ({
 export async function reportAccessBench(o: ReportAccessOptions): Promise<ReportAccessResult> {
   return planBesideReport({ ...o, report: "access" }, async ({ org, plans, reports, out, api }) => {
     const review = JSON.parse(readFileSync(out, "utf8")) as AccessReport;
-    const p = mid(plans);
-    const r = mid(reports);
+    const head = sideBySide(o, mid(plans), mid(reports));
     const organizations = (await api.call("organizations.list")).length;
-    const callsBound = Math.floor(CALLS_FACTOR * p.calls) + organizations;
-    const wallRatio = r.wallMs / p.wallMs;
+    const callsBound = Math.floor(CALLS_FACTOR * head.plan.calls) + organizations;
     return {
-      size: o.size,
-      runs: o.runs,
-      latency: o.latency,
-      concurrency: o.concurrency,
-      plan: p,
-      report: r,
+      ...head,
       organizations,
       callsBound,
       planCallsMin: org.callsMin,
       reportCallsMin: accessReportCallsMin({ ...org.shape, organizations }),
-      callsRatio: r.calls / p.calls,
-      wallRatio,
       rows: review.rows.length,
       lastLogins: review.users.filter((u) => u.lastLogin !== null).length,
       sections: Object.fromEntries(review.sections.map((s) => [s.name, s.status])),
-      within: r.calls <= callsBound && wallRatio <= WALL_FACTOR,
+      within: head.report.calls <= callsBound && head.wallRatio <= WALL_FACTOR,
     };
   });
 }

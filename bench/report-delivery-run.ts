@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import type { DeliveryReport } from "../src/report/types.js";
 import type { Size } from "./generate.js";
-import { planBesideReport, type CliSample, type Run } from "./plan-beside-report.js";
+import { planBesideReport, sideBySide, type CliSample, type Run } from "./plan-beside-report.js";
 import { median } from "./report.js";
 
 export interface ReportDeliveryOptions {
@@ -85,23 +85,14 @@ export async function reportDeliveryBench(o: ReportDeliveryOptions): Promise<Rep
   };
   return planBesideReport({ ...o, report: "delivery" }, ({ plans, reports, out }) => {
     const d = JSON.parse(readFileSync(out, "utf8")) as DeliveryReport;
-    const p = mid(plans.map(sample));
-    const r = mid(reports.map(sample));
-    const wallRatio = r.wallMs / p.wallMs;
+    const head = sideBySide(o, mid(plans.map(sample)), mid(reports.map(sample)));
     return {
-      size: o.size,
-      runs: o.runs,
-      latency: o.latency,
-      concurrency: o.concurrency,
-      plan: p,
-      report: r,
-      callsRatio: r.calls / p.calls,
-      wallRatio,
+      ...head,
       projects: d.dora.projects.length,
       deployments: d.dora.projects.reduce((n, s) => n + s.deployments, 0),
       pipelines: d.ci.projects.reduce((n, c) => n + c.pipelines, 0),
       sections: Object.fromEntries(d.sections.map((s) => [s.name, s.status])),
-      within: wallRatio <= WALL_FACTOR,
+      within: head.wallRatio <= WALL_FACTOR,
     };
   });
 }
